@@ -1,0 +1,95 @@
+package org.libtp.core.env;
+
+import org.libtp.core.region.Fingerprint;
+import org.libtp.core.region.RegionHeader;
+
+/**
+ * Layout of the environment region {@code __libtp.env}: after the {@link RegionHeader}, the
+ * failure record, the region directory and the process registry. Offsets are from the start of
+ * the file.
+ *
+ * <pre>
+ *  offset        size           field
+ *  ------------  -------------  ---------------------------------------------------
+ *  0             256            RegionHeader (kind ENV; its flags are the
+ *                               environment's NEEDS_RECOVERY and FAILED flags)
+ *  256           4              maxProcesses
+ *  260           4              maxRegions
+ *  264           4              failReasonLock   0, or 1 once a failure reason is
+ *                               being written (first failure wins)
+ *  268           4              failReasonLength
+ *  272           512            failReason       UTF-8
+ *  1024          128 * R        directory: R = maxRegions entries
+ *  1024 + 128R   64 * P         registry:  P = maxProcesses slots
+ *
+ *  directory entry (128 bytes)          registry slot (64 bytes)
+ *  off size field                       off size field
+ *    0   4  state 0 free / 1 ready        0   4  state 0 FREE / 1 BUSY
+ *    4   4  nameLength                    4   4  reserved
+ *    8  48  name (UTF-8)                  8   8  pid
+ *   56   8  size                         16   8  process start, ms since epoch
+ *   64   8  fingerprint                  24   8  generation (+1 per claim)
+ *   72   4  latchArrayCount (&lt;= 3)        32   8  attach time, ms since epoch
+ *   76   4  reserved                     40  24  reserved
+ *   80  48  3 x {offset u64, stride u32, count u32}
+ * </pre>
+ */
+final class EnvLayout {
+    static final int OFF_MAX_PROCESSES = RegionHeader.SIZE;
+    static final int OFF_MAX_REGIONS = OFF_MAX_PROCESSES + 4;
+    static final int OFF_FAIL_LOCK = OFF_MAX_REGIONS + 4;
+    static final int OFF_FAIL_LENGTH = OFF_FAIL_LOCK + 4;
+    static final int OFF_FAIL_REASON = OFF_FAIL_LENGTH + 4;
+    static final int FAIL_REASON_CAPACITY = 512;
+    static final int OFF_DIRECTORY = 1024;
+
+    static final int DIR_ENTRY_SIZE = 128;
+    static final int DIR_STATE = 0;
+    static final int DIR_NAME_LENGTH = 4;
+    static final int DIR_NAME = 8;
+    static final int DIR_NAME_CAPACITY = 48;
+    static final int DIR_SIZE = 56;
+    static final int DIR_FINGERPRINT = 64;
+    static final int DIR_LATCH_ARRAY_COUNT = 72;
+    static final int DIR_LATCH_ARRAYS = 80;
+    static final int DIR_LATCH_ARRAY_SIZE = 16;
+    static final int DIR_MAX_LATCH_ARRAYS = 3;
+
+    static final int SLOT_SIZE = 64;
+    static final int SLOT_STATE = 0;
+    static final int SLOT_PID = 8;
+    static final int SLOT_START = 16;
+    static final int SLOT_GENERATION = 24;
+    static final int SLOT_ATTACH = 32;
+
+    static final int SLOT_FREE = 0;
+    static final int SLOT_BUSY = 1;
+    static final int ENTRY_FREE = 0;
+    static final int ENTRY_READY = 1;
+
+    static final long FINGERPRINT = new Fingerprint()
+            .add("header", RegionHeader.SIZE)
+            .add("failReason", OFF_FAIL_REASON).add("failReasonCapacity", FAIL_REASON_CAPACITY)
+            .add("directory", OFF_DIRECTORY).add("dirEntry", DIR_ENTRY_SIZE)
+            .add("dirName", DIR_NAME).add("dirNameCapacity", DIR_NAME_CAPACITY)
+            .add("dirSize", DIR_SIZE).add("dirFingerprint", DIR_FINGERPRINT)
+            .add("dirLatchArrays", DIR_LATCH_ARRAYS).add("dirLatchArraySize", DIR_LATCH_ARRAY_SIZE)
+            .add("slot", SLOT_SIZE).add("slotPid", SLOT_PID).add("slotStart", SLOT_START)
+            .add("slotGeneration", SLOT_GENERATION).add("slotAttach", SLOT_ATTACH)
+            .value();
+
+    private EnvLayout() {
+    }
+
+    static long directoryEntry(int i) {
+        return OFF_DIRECTORY + (long) DIR_ENTRY_SIZE * i;
+    }
+
+    static long slotOffset(int maxRegions, int s) {
+        return OFF_DIRECTORY + (long) DIR_ENTRY_SIZE * maxRegions + (long) SLOT_SIZE * s;
+    }
+
+    static long regionSize(int maxRegions, int maxProcesses) {
+        return slotOffset(maxRegions, maxProcesses);
+    }
+}

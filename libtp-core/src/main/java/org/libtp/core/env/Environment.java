@@ -1,0 +1,240 @@
+package org.libtp.core.env;
+
+import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.region.LatchArray;
+import org.libtp.core.region.Region;
+import org.libtp.core.region.RegionHeader;
+import org.libtp.core.sync.Latch;
+import org.libtp.core.sync.SemaphoreLayout;
+import org.libtp.core.sync.SharedSemaphore;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A handle on an environment: a directory whose region files several processes map to share
+ * state. The first process to open it creates the regions; later ones attach. Opening the same
+ * directory several times in one JVM works and shares one process slot.
+ *
+ * <p>Thread-safe. Every method checks the handle and the environment first: a closed handle
+ * throws {@link IllegalStateException}; a failed environment throws
+ * {@link org.libtp.core.RunRecoveryException} until every process has closed it.
+ *
+ * <pre>{@code
+ * try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
+ *     Region r = env.region(new RegionSpec("demo", 4096, 1, new LatchArray(256, 64, 1)));
+ *     Latch latch = env.latch(r, 256, "demo latch");
+ *     latch.acquire();
+ *     try { ... } finally { latch.release(); }
+ * }
+ * }</pre>
+ */
+public final class Environment implements AutoCloseable {
+    /** Per JVM: one shared state per real path, reference counted. Guarded by itself. */
+    private static final Map<Path, SharedEnvironment> OPEN = new HashMap<>();
+    /** Per JVM: one monitor per real path, so opens of different environments don't wait on each other. */
+    private static final Map<Path, Object> PATH_LOCKS = new HashMap<>();
+
+    private final SharedEnvironment shared;
+    private volatile boolean closed;
+
+    private Environment(SharedEnvironment shared) {
+        this.shared = shared;
+    }
+
+    /**
+     * Opens (creating if needed) the environment in directory {@code home}, which must exist and
+     * be writable.
+     *
+     * @throws EnvironmentAccessException missing or unwritable directory, I/O error
+     * @throws org.libtp.core.VersionMismatchException a region file of another format
+     * @throws org.libtp.core.CorruptionException a truncated or damaged region file
+     * @throws org.libtp.core.RunRecoveryException the environment failed and is still open elsewhere
+     * @throws org.libtp.core.CapacityExceededException every process slot is taken
+     */
+    public static Environment open(Path home, EnvironmentConfig config) {
+        if (home == null || config == null) {
+            throw new IllegalArgumentException("home and config must not be null");
+        }
+        if (!Files.exists(home)) {
+            throw new EnvironmentAccessException("environment directory " + home.toAbsolutePath()
+                    + " does not exist; create it first");
+        }
+        if (!Files.isDirectory(home)) {
+            throw new EnvironmentAccessException("environment path " + home.toAbsolutePath()
+                    + " is not a directory");
+        }
+        if (!Files.isWritable(home)) {
+            throw new EnvironmentAccessException("environment directory " + home.toAbsolutePath()
+                    + " is not writable; LibTP creates its region and lock files there");
+        }
+        Path real;
+        try {
+            real = home.toRealPath();
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("cannot resolve environment directory " + home + ": " + e, e);
+        }
+        Object pathLock;
+        synchronized (PATH_LOCKS) {
+            pathLock = PATH_LOCKS.computeIfAbsent(real, p -> new Object());
+        }
+        synchronized (pathLock) {
+            SharedEnvironment s;
+            synchronized (OPEN) {
+                s = OPEN.get(real);
+            }
+            if (s != null) {
+                s.checkValid();
+                s.retain();
+                return new Environment(s);
+            }
+            s = SharedEnvironment.attach(real, config);
+            synchronized (OPEN) {
+                OPEN.put(real, s);
+            }
+            return new Environment(s);
+        }
+    }
+
+    private SharedEnvironment live() {
+        if (closed) {
+            throw new IllegalStateException("environment handle for " + shared.home() + " is closed");
+        }
+        shared.checkValid();
+        return shared;
+    }
+
+    /** The environment directory (real path). */
+    public Path home() {
+        return shared.home();
+    }
+
+    /** The configuration this process opened with. */
+    public EnvironmentConfig config() {
+        return shared.config();
+    }
+
+    /** This process's registry slot. */
+    public int processSlot() {
+        live();
+        return shared.slot();
+    }
+
+    /** True if this process created the environment's regions (it opened the environment alone). */
+    public boolean createdRegions() {
+        return shared.created();
+    }
+
+    /**
+     * True if this process rebuilt the regions of an environment that had not been closed cleanly
+     * (a process died, or the environment had failed). Recovery (a later issue) runs then.
+     */
+    public boolean wasUnclean() {
+        return shared.previousUnclean();
+    }
+
+    /** A random id of this incarnation of the regions: equal in every process attached now. */
+    public long incarnation() {
+        return live().incarnation();
+    }
+
+    /** Process slots currently marked in use (live, or dead and not yet reclaimed). */
+    public int busyProcessSlots() {
+        return live().busySlots();
+    }
+
+    /** Which memory implementation maps this process's regions ("varhandle" or "chronicle"). */
+    public String memoryImplementation() {
+        return shared.memoryKind();
+    }
+
+    /** True if the environment has been marked failed. */
+    public boolean isFailed() {
+        return shared.isFailed();
+    }
+
+    /** Creates (first caller in any process) or attaches the region described by {@code spec}. */
+    public Region region(RegionSpec spec) {
+        if (spec == null) {
+            throw new IllegalArgumentException("spec must not be null");
+        }
+        return live().region(spec);
+    }
+
+    /**
+     * A view of the latch at {@code offset} of {@code region}, which must be a declared latch
+     * position of the region (so that {@link #failCheck()} can find it).
+     */
+    public Latch latch(Region region, long offset, String name) {
+        SharedEnvironment s = live();
+        if (!declaresLatch(region, offset)) {
+            throw new IllegalArgumentException("offset " + offset + " of region " + region.file()
+                    + " is not in a latch array declared in its RegionSpec");
+        }
+        return new Latch(region.memory(), offset, name, s);
+    }
+
+    private boolean declaresLatch(Region region, long offset) {
+        // The fingerprint covers the declared arrays; the shared state keeps the spec's view.
+        for (LatchArray a : latchArraysOf(region)) {
+            if (a.contains(offset)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private LatchArray[] latchArraysOf(Region region) {
+        return shared.latchArrays(region);
+    }
+
+    /** A view of the semaphore at {@code offset} (4-aligned, in the payload) of {@code region}. */
+    public SharedSemaphore semaphore(Region region, long offset, String name) {
+        SharedEnvironment s = live();
+        if (offset < RegionHeader.SIZE || offset > region.size() - SemaphoreLayout.SIZE) {
+            throw new IllegalArgumentException("semaphore offset " + offset + " is outside the payload of "
+                    + region.file());
+        }
+        return new SharedSemaphore(region.memory(), offset, name, s);
+    }
+
+    /**
+     * Finds processes that died without closing the environment. A dead process that held no
+     * latch just loses its slot (returned count); one that held a latch fails the environment
+     * and this throws {@link org.libtp.core.RunRecoveryException}. Also runs in the background
+     * every {@link EnvironmentConfig#failCheckMillis()}.
+     */
+    public int failCheck() {
+        return live().failCheck();
+    }
+
+    /** Closes this handle; the last handle of the JVM detaches the process. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        Path real = shared.home();
+        Object pathLock;
+        synchronized (PATH_LOCKS) {
+            pathLock = PATH_LOCKS.computeIfAbsent(real, p -> new Object());
+        }
+        synchronized (pathLock) {
+            shared.release();
+            if (shared.isClosed()) {
+                synchronized (OPEN) {
+                    OPEN.remove(real);
+                }
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Environment[" + shared.home() + ", slot " + shared.slot() + (closed ? ", closed" : "") + "]";
+    }
+}

@@ -1,0 +1,615 @@
+package org.libtp.core.env;
+
+import org.libtp.core.CapacityExceededException;
+import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.LibTpException;
+import org.libtp.core.RunRecoveryException;
+import org.libtp.core.VersionMismatchException;
+import org.libtp.core.memory.Memory;
+import org.libtp.core.memory.MemoryFactory;
+import org.libtp.core.region.LatchArray;
+import org.libtp.core.region.Region;
+import org.libtp.core.region.RegionHeader;
+import org.libtp.core.sync.Futex;
+import org.libtp.core.sync.LatchLayout;
+import org.libtp.core.sync.SyncContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.libtp.core.env.EnvLayout.*;
+
+/**
+ * The per-JVM state of one open environment: the lock file, the mapped regions and this
+ * process's registry slot. Every {@link Environment} handle of the same directory in one JVM
+ * shares one instance (reference counted): a process has one slot and one lock-file channel per
+ * environment, as record locks require.
+ *
+ * <p>All methods that change the directory, the registry or the lock file are synchronized on
+ * this object; across processes they are serialized by the lock file's creation lock.
+ */
+final class SharedEnvironment implements SyncContext {
+    private static final Logger LOG = LoggerFactory.getLogger(SharedEnvironment.class);
+    static final String ENV_FILE = "__libtp.env";
+    static final String REGION_PREFIX = "__libtp.rgn.";
+
+    private final Path home;
+    private final EnvironmentConfig config;
+    private final LockFile lockFile;
+    private final Region env;
+    private final Memory mem;
+    private final int maxProcesses;
+    private final int maxRegions;
+    private final int slot;
+    private final FileLock slotLock;
+    private final boolean created;
+    private final boolean previousUnclean;
+    private final Futex futex;
+    private final long checkIntervalNanos;
+    private final Map<String, Region> regions = new HashMap<>();
+    private final Thread monitor;
+    private int refs = 1;
+    private volatile boolean closed;
+
+    private SharedEnvironment(Path home, EnvironmentConfig config, LockFile lockFile, Region env,
+                              int slot, FileLock slotLock, boolean created, boolean previousUnclean) {
+        this.home = home;
+        this.config = config;
+        this.lockFile = lockFile;
+        this.env = env;
+        this.mem = env.memory();
+        this.maxProcesses = mem.getInt(OFF_MAX_PROCESSES);
+        this.maxRegions = mem.getInt(OFF_MAX_REGIONS);
+        this.slot = slot;
+        this.slotLock = slotLock;
+        this.created = created;
+        this.previousUnclean = previousUnclean;
+        this.futex = config.pollingFutex() ? Futex.polling() : Futex.platform();
+        this.checkIntervalNanos = TimeUnit.MILLISECONDS.toNanos(config.latchCheckMillis());
+        if (config.failCheckMillis() > 0) {
+            monitor = new Thread(this::monitorLoop, "libtp-failcheck " + home);
+            monitor.setDaemon(true);
+            monitor.start();
+        } else {
+            monitor = null;
+        }
+    }
+
+    // ---------------------------------------------------------------- attach / detach
+
+    /** Creates or attaches the environment in {@code home} (a real path) for this process. */
+    static SharedEnvironment attach(Path home, EnvironmentConfig config) {
+        LockFile lockFile;
+        try {
+            lockFile = LockFile.open(home);
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("cannot open lock file " + home.resolve(LockFile.NAME)
+                    + " for writing (" + e + "); the environment directory must be writable", e);
+        }
+        try {
+            lockFile.lockCreation();
+            try {
+                return attachLocked(home, config, lockFile);
+            } finally {
+                lockFile.unlockCreation();
+            }
+        } catch (IOException e) {
+            closeQuietly(lockFile);
+            throw new EnvironmentAccessException("I/O error opening environment " + home + ": " + e, e);
+        } catch (RuntimeException | Error e) {
+            closeQuietly(lockFile);
+            throw e;
+        }
+    }
+
+    private static SharedEnvironment attachLocked(Path home, EnvironmentConfig config, LockFile lockFile)
+            throws IOException {
+        Path envFile = home.resolve(ENV_FILE);
+        Region env = null;
+        int previousFlags = 0;
+        boolean alone = true;
+        if (Files.exists(envFile)) {
+            ByteBuffer h = Region.readHeader(envFile, RegionHeader.KIND_ENV, FINGERPRINT);
+            previousFlags = h.getInt(RegionHeader.OFF_FLAGS);
+            if (h.getInt(RegionHeader.OFF_STATE) == RegionHeader.STATE_READY) {
+                env = Region.attach(envFile, RegionHeader.KIND_ENV, FINGERPRINT, config.memory());
+                alone = !anyLiveSlot(env.memory(), lockFile, -1);
+            } // else its creator died while creating it, holding the creation lock: nobody is attached
+        }
+        boolean created = false;
+        boolean previousUnclean = false;
+        if (alone) {
+            if (env != null) {
+                env.close();
+            }
+            previousUnclean = (previousFlags & (RegionHeader.FLAG_NEEDS_RECOVERY | RegionHeader.FLAG_FAILED)) != 0;
+            if (previousUnclean) {
+                LOG.warn("environment {} was not closed cleanly{}; rebuilding its shared regions", home,
+                        (previousFlags & RegionHeader.FLAG_FAILED) != 0 ? " (it had failed)" : "");
+            }
+            env = createEnvRegion(home, config);
+            created = true;
+        } else {
+            if ((env.flags() & RegionHeader.FLAG_FAILED) != 0) {
+                String reason = failReason(env.memory());
+                env.close();
+                throw new RunRecoveryException("environment " + home + " has failed (" + reason
+                        + ") and other processes still have it open. Close it in every process, "
+                        + "then reopen it to recover.");
+            }
+            int mp = env.memory().getInt(OFF_MAX_PROCESSES);
+            int mr = env.memory().getInt(OFF_MAX_REGIONS);
+            if (mp != config.maxProcesses() || mr != config.maxRegions()) {
+                LOG.info("environment {} is already open with maxProcesses={}, maxRegions={}; "
+                        + "using those instead of this process's {}, {}", home, mp, mr,
+                        config.maxProcesses(), config.maxRegions());
+            }
+        }
+        try {
+            Memory m = env.memory();
+            int maxProcesses = m.getInt(OFF_MAX_PROCESSES);
+            int maxRegions = m.getInt(OFF_MAX_REGIONS);
+            for (int s = 0; s < maxProcesses; s++) {
+                long at = slotOffset(maxRegions, s);
+                if (m.getIntVolatile(at + SLOT_STATE) != SLOT_FREE) {
+                    continue;
+                }
+                FileLock lock = lockFile.tryLockSlot(s);
+                if (lock == null) {
+                    continue; // its last owner is still releasing it
+                }
+                ProcessHandle self = ProcessHandle.current();
+                m.putLong(at + SLOT_PID, self.pid());
+                m.putLong(at + SLOT_START, self.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L));
+                m.putLong(at + SLOT_GENERATION, m.getLong(at + SLOT_GENERATION) + 1);
+                m.putLong(at + SLOT_ATTACH, System.currentTimeMillis());
+                m.putIntVolatile(at + SLOT_STATE, SLOT_BUSY);
+                LOG.debug("attached to {} as slot {} (created={})", home, s, created);
+                return new SharedEnvironment(home, config, lockFile, env, s, lock, created, previousUnclean);
+            }
+            throw new CapacityExceededException("environment " + home + " has all " + maxProcesses
+                    + " process slots in use (live or not yet reclaimed by failCheck). Raise "
+                    + "EnvironmentConfig.maxProcesses, which takes effect when the environment is "
+                    + "next created (all processes closed).");
+        } catch (RuntimeException | IOException e) {
+            env.close();
+            throw e;
+        }
+    }
+
+    private static Region createEnvRegion(Path home, EnvironmentConfig config) throws IOException {
+        try (DirectoryStream<Path> old = Files.newDirectoryStream(home, REGION_PREFIX + "*")) {
+            for (Path p : old) {
+                Files.deleteIfExists(p);
+            }
+        }
+        long generation = new SecureRandom().nextLong();
+        ByteBuffer cfg = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+        cfg.putInt(config.maxProcesses()).putInt(config.maxRegions());
+        Region env = Region.create(home.resolve(ENV_FILE), RegionHeader.KIND_ENV,
+                regionSize(config.maxRegions(), config.maxProcesses()), FINGERPRINT, cfg.array(),
+                generation, config.memory());
+        Memory m = env.memory();
+        m.putInt(OFF_MAX_PROCESSES, config.maxProcesses());
+        m.putInt(OFF_MAX_REGIONS, config.maxRegions());
+        env.setFlags(RegionHeader.FLAG_NEEDS_RECOVERY); // "open"; cleared by a clean last close
+        env.markReady();
+        LOG.info("created environment regions in {} (incarnation {})", home, Long.toHexString(generation));
+        return env;
+    }
+
+    /** True if a slot other than {@code except} is BUSY and its owner alive. */
+    private static boolean anyLiveSlot(Memory m, LockFile lockFile, int except) throws IOException {
+        int maxProcesses = m.getInt(OFF_MAX_PROCESSES);
+        int maxRegions = m.getInt(OFF_MAX_REGIONS);
+        for (int s = 0; s < maxProcesses; s++) {
+            if (s != except && m.getIntVolatile(slotOffset(maxRegions, s) + SLOT_STATE) == SLOT_BUSY
+                    && lockFile.slotHeld(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    synchronized void retain() {
+        refs++;
+    }
+
+    /** Drops one reference; the last detaches this process. */
+    void release() {
+        synchronized (this) {
+            if (--refs > 0) {
+                return;
+            }
+            closed = true;
+        }
+        if (monitor != null) {
+            monitor.interrupt();
+            try {
+                monitor.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            try {
+                lockFile.lockCreation();
+                try {
+                    mem.putIntVolatile(slotOffset(maxRegions, slot) + SLOT_STATE, SLOT_FREE);
+                    lockFile.release(slotLock);
+                    if ((env.flags() & RegionHeader.FLAG_FAILED) == 0 && !anyLiveSlot(mem, lockFile, slot)) {
+                        env.clearFlags(RegionHeader.FLAG_NEEDS_RECOVERY); // clean close of the last process
+                        LOG.debug("last process closed environment {} cleanly", home);
+                    }
+                } finally {
+                    lockFile.unlockCreation();
+                }
+            } catch (IOException e) {
+                LOG.warn("I/O error while detaching from {}: {}", home, e.toString());
+            } finally {
+                closeQuietly(lockFile);
+                for (Region r : regions.values()) {
+                    r.close();
+                }
+                env.close();
+            }
+        }
+    }
+
+    private static void closeQuietly(LockFile f) {
+        try {
+            f.close();
+        } catch (IOException e) {
+            LOG.debug("closing {}: {}", f.path(), e.toString());
+        }
+    }
+
+    // ---------------------------------------------------------------- accessors
+
+    Path home() {
+        return home;
+    }
+
+    EnvironmentConfig config() {
+        return config;
+    }
+
+    int slot() {
+        return slot;
+    }
+
+    boolean created() {
+        return created;
+    }
+
+    boolean previousUnclean() {
+        return previousUnclean;
+    }
+
+    long incarnation() {
+        return env.envGeneration();
+    }
+
+    int maxProcesses() {
+        return maxProcesses;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    // ---------------------------------------------------------------- failure
+
+    boolean isFailed() {
+        return (env.flags() & RegionHeader.FLAG_FAILED) != 0;
+    }
+
+    @Override
+    public void checkValid() {
+        if ((mem.getIntVolatile(RegionHeader.OFF_FLAGS) & RegionHeader.FLAG_FAILED) != 0) {
+            throw new RunRecoveryException("environment " + home + " has failed: " + failReason(mem)
+                    + ". Close every handle in every process, then reopen the environment to recover.");
+        }
+    }
+
+    /** Marks the environment failed (first reason wins) and returns the exception to throw. */
+    RunRecoveryException fail(String reason) {
+        if (mem.compareAndSetInt(OFF_FAIL_LOCK, 0, 1)) {
+            byte[] b = reason.getBytes(StandardCharsets.UTF_8);
+            int n = Math.min(b.length, FAIL_REASON_CAPACITY);
+            mem.putBytes(OFF_FAIL_REASON, b, 0, n);
+            mem.putIntVolatile(OFF_FAIL_LENGTH, n);
+            LOG.error("environment {} failed: {}", home, reason);
+        }
+        env.setFlags(RegionHeader.FLAG_FAILED);
+        return new RunRecoveryException("environment " + home + " has failed: " + failReason(mem)
+                + ". Close every handle in every process, then reopen the environment to recover.");
+    }
+
+    private static String failReason(Memory m) {
+        int n = m.getIntVolatile(OFF_FAIL_LENGTH);
+        if (n <= 0 || n > FAIL_REASON_CAPACITY) {
+            return "reason not recorded yet";
+        }
+        byte[] b = new byte[n];
+        m.getBytes(OFF_FAIL_REASON, b, 0, n);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    // ---------------------------------------------------------------- SyncContext
+
+    @Override
+    public int ownerId() {
+        return slot + 1;
+    }
+
+    @Override
+    public boolean isAlive(int ownerId) {
+        int s = ownerId - 1;
+        if (s == slot) {
+            return true;
+        }
+        if (s < 0 || s >= maxProcesses) {
+            return false; // no such slot: the latch word is garbage, treat as a dead owner
+        }
+        try {
+            return lockFile.slotHeld(s);
+        } catch (IOException e) {
+            LOG.warn("cannot check liveness of slot {} of {}: {}", s, home, e.toString());
+            return true; // unknown: keep waiting rather than fail a healthy environment
+        }
+    }
+
+    @Override
+    public RuntimeException ownerDied(String latchName, int ownerId) {
+        int s = ownerId - 1;
+        String who = s >= 0 && s < maxProcesses
+                ? "process " + mem.getLong(slotOffset(maxRegions, s) + SLOT_PID) + " (slot " + s + ")"
+                : "owner id " + ownerId;
+        return fail(who + " died holding latch '" + latchName + "'");
+    }
+
+    @Override
+    public long checkIntervalNanos() {
+        return checkIntervalNanos;
+    }
+
+    @Override
+    public Futex futex() {
+        return futex;
+    }
+
+    // ---------------------------------------------------------------- regions
+
+    /** Creates or attaches the region described by {@code spec}. */
+    synchronized Region region(RegionSpec spec) {
+        Region r = regions.get(spec.name());
+        if (r != null) {
+            if (r.fingerprint() != spec.fingerprint()) {
+                throw mismatch(spec, r.fingerprint());
+            }
+            return r;
+        }
+        try {
+            lockFile.lockCreation();
+            try {
+                checkValid();
+                int free = -1;
+                for (int i = 0; i < maxRegions; i++) {
+                    long e = directoryEntry(i);
+                    if (mem.getIntVolatile(e + DIR_STATE) == ENTRY_READY) {
+                        if (entryName(i).equals(spec.name())) {
+                            long fp = mem.getLong(e + DIR_FINGERPRINT);
+                            if (fp != spec.fingerprint() || mem.getLong(e + DIR_SIZE) != spec.size()) {
+                                throw mismatch(spec, fp);
+                            }
+                            r = attachRegion(spec.fileName(), fp);
+                            regions.put(spec.name(), r);
+                            return r;
+                        }
+                    } else if (free < 0) {
+                        free = i;
+                    }
+                }
+                if (free < 0) {
+                    throw new CapacityExceededException("environment " + home + " has all " + maxRegions
+                            + " region directory entries in use; raise EnvironmentConfig.maxRegions "
+                            + "(takes effect when the environment is next created)");
+                }
+                r = Region.create(home.resolve(spec.fileName()), RegionHeader.KIND_USER, spec.size(),
+                        spec.fingerprint(), new byte[0], env.envGeneration(), config.memory());
+                r.markReady();
+                long e = directoryEntry(free);
+                byte[] name = spec.name().getBytes(StandardCharsets.UTF_8);
+                mem.putInt(e + DIR_NAME_LENGTH, name.length);
+                mem.putBytes(e + DIR_NAME, name, 0, name.length);
+                mem.putLong(e + DIR_SIZE, spec.size());
+                mem.putLong(e + DIR_FINGERPRINT, spec.fingerprint());
+                List<LatchArray> arrays = spec.latchArrays();
+                mem.putInt(e + DIR_LATCH_ARRAY_COUNT, arrays.size());
+                for (int k = 0; k < arrays.size(); k++) {
+                    long a = e + DIR_LATCH_ARRAYS + (long) DIR_LATCH_ARRAY_SIZE * k;
+                    mem.putLong(a, arrays.get(k).offset());
+                    mem.putInt(a + 8, arrays.get(k).stride());
+                    mem.putInt(a + 12, arrays.get(k).count());
+                }
+                mem.putIntVolatile(e + DIR_STATE, ENTRY_READY);
+                regions.put(spec.name(), r);
+                return r;
+            } finally {
+                lockFile.unlockCreation();
+            }
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("I/O error creating or attaching region " + spec.name()
+                    + " in " + home + ": " + e, e);
+        }
+    }
+
+    /** The latch arrays declared for {@code region} (from the directory). */
+    synchronized LatchArray[] latchArrays(Region region) {
+        for (int i = 0; i < maxRegions; i++) {
+            long e = directoryEntry(i);
+            if (mem.getIntVolatile(e + DIR_STATE) == ENTRY_READY && regions.get(entryName(i)) == region) {
+                int count = mem.getInt(e + DIR_LATCH_ARRAY_COUNT);
+                LatchArray[] out = new LatchArray[count];
+                for (int k = 0; k < count; k++) {
+                    long a = e + DIR_LATCH_ARRAYS + (long) DIR_LATCH_ARRAY_SIZE * k;
+                    out[k] = new LatchArray(mem.getLong(a), mem.getInt(a + 8), mem.getInt(a + 12));
+                }
+                return out;
+            }
+        }
+        throw new IllegalArgumentException("region " + region.file() + " is not a region of " + home);
+    }
+
+    private VersionMismatchException mismatch(RegionSpec spec, long fp) {
+        return new VersionMismatchException("region " + spec.name() + " of " + home
+                + " exists with fingerprint " + String.format("0x%016x", fp) + ", but this process asks for "
+                + String.format("0x%016x", spec.fingerprint()) + " (size " + spec.size()
+                + "); every process must use the same RegionSpec");
+    }
+
+    private Region attachRegion(String fileName, long fp) throws IOException {
+        Region r = Region.attach(home.resolve(fileName), RegionHeader.KIND_USER, fp, config.memory());
+        if (r.envGeneration() != env.envGeneration()) {
+            r.close();
+            throw new org.libtp.core.CorruptionException("region file " + r.file() + " belongs to incarnation "
+                    + Long.toHexString(r.envGeneration()) + " but the environment is incarnation "
+                    + Long.toHexString(env.envGeneration()));
+        }
+        return r;
+    }
+
+    private String entryName(int i) {
+        long e = directoryEntry(i);
+        int n = mem.getInt(e + DIR_NAME_LENGTH);
+        byte[] b = new byte[Math.max(0, Math.min(n, DIR_NAME_CAPACITY))];
+        mem.getBytes(e + DIR_NAME, b, 0, b.length);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** The latches of every region in the directory, as (region, array) pairs. */
+    private String findLatchHeldBy(int ownerId) throws IOException {
+        for (int i = 0; i < maxRegions; i++) {
+            long e = directoryEntry(i);
+            if (mem.getIntVolatile(e + DIR_STATE) != ENTRY_READY) {
+                continue;
+            }
+            String name = entryName(i);
+            Region r = regions.get(name);
+            if (r == null) {
+                r = attachRegion(REGION_PREFIX + name, mem.getLong(e + DIR_FINGERPRINT));
+                regions.put(name, r);
+            }
+            Memory rm = r.memory();
+            int count = mem.getInt(e + DIR_LATCH_ARRAY_COUNT);
+            for (int k = 0; k < count; k++) {
+                long a = e + DIR_LATCH_ARRAYS + (long) DIR_LATCH_ARRAY_SIZE * k;
+                long off = mem.getLong(a);
+                int stride = mem.getInt(a + 8);
+                int n = mem.getInt(a + 12);
+                for (int j = 0; j < n; j++) {
+                    long at = off + (long) stride * j;
+                    if (LatchLayout.ownerOf(rm.getIntVolatile(at + LatchLayout.WORD)) == ownerId) {
+                        return "latch #" + j + " at offset " + at + " of region " + name;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- failCheck
+
+    /**
+     * Finds processes that died without closing. A dead process that held no latch only frees
+     * its slot; one that held a latch fails the environment. Returns the number of slots freed.
+     *
+     * @throws RunRecoveryException if the environment is (or is now) failed
+     */
+    synchronized int failCheck() {
+        checkValid();
+        int freed = 0;
+        try {
+            for (int s = 0; s < maxProcesses; s++) {
+                long at = slotOffset(maxRegions, s);
+                if (s == slot || mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
+                    continue;
+                }
+                FileLock lock = lockFile.tryLockSlot(s);
+                if (lock == null) {
+                    continue; // alive
+                }
+                try {
+                    if (mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
+                        continue; // closed cleanly between our two looks
+                    }
+                    long pid = mem.getLong(at + SLOT_PID);
+                    String held = findLatchHeldBy(s + 1);
+                    if (held != null) {
+                        throw fail("process " + pid + " (slot " + s + ") died holding " + held);
+                    }
+                    mem.putIntVolatile(at + SLOT_STATE, SLOT_FREE);
+                    freed++;
+                    LOG.info("failCheck: process {} (slot {}) of {} died holding no latch; slot freed",
+                            pid, s, home);
+                } finally {
+                    lockFile.release(lock);
+                }
+            }
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("I/O error in failCheck of " + home + ": " + e, e);
+        }
+        return freed;
+    }
+
+    private void monitorLoop() {
+        long period = config.failCheckMillis();
+        while (!closed) {
+            try {
+                Thread.sleep(period);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (closed) {
+                return;
+            }
+            try {
+                failCheck();
+            } catch (RunRecoveryException e) {
+                return; // failed: every caller now gets this exception; nothing more to watch
+            } catch (LibTpException | IllegalStateException e) {
+                LOG.warn("background failCheck of {}: {}", home, e.toString());
+            }
+        }
+    }
+
+    /** Slots in use now (BUSY), for statistics and tests. */
+    int busySlots() {
+        int n = 0;
+        for (int s = 0; s < maxProcesses; s++) {
+            if (mem.getIntVolatile(slotOffset(maxRegions, s) + SLOT_STATE) == SLOT_BUSY) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    String memoryKind() {
+        return MemoryFactory.resolve(config.memory()).name().toLowerCase();
+    }
+}

@@ -1,0 +1,96 @@
+package org.libtp.core.memory;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+
+/**
+ * Maps files as {@link Memory}, choosing the implementation.
+ *
+ * <p>{@link MemoryImpl#AUTO} resolves to {@link #DEFAULT_IMPL}, picked by the JMH benchmark
+ * recorded in {@code docs/benchmarks.md}. A Chronicle request on a JVM that lacks Chronicle's
+ * {@code --add-opens} falls back to the VarHandle implementation with one INFO line per JVM.
+ */
+public final class MemoryFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(MemoryFactory.class);
+
+    /** The implementation {@link MemoryImpl#AUTO} means (see docs/benchmarks.md). */
+    public static final MemoryImpl DEFAULT_IMPL = MemoryImpl.VARHANDLE;
+
+    /** log2 of the mapping chunk size: 1 GiB, so an int index always suffices. */
+    public static final int DEFAULT_CHUNK_SHIFT = 30;
+
+    private static volatile String chronicleProblem; // null = not probed yet or works
+    private static volatile boolean chronicleProbed;
+
+    private MemoryFactory() {
+    }
+
+    /** Resolves AUTO and falls back from an unusable Chronicle. */
+    public static MemoryImpl resolve(MemoryImpl requested) {
+        MemoryImpl impl = requested == MemoryImpl.AUTO ? DEFAULT_IMPL : requested;
+        if (impl == MemoryImpl.CHRONICLE && !chronicleUsable()) {
+            return MemoryImpl.VARHANDLE;
+        }
+        return impl;
+    }
+
+    /** True if Chronicle-Bytes works in this JVM (probed once). */
+    public static boolean chronicleUsable() {
+        if (!chronicleProbed) {
+            synchronized (MemoryFactory.class) {
+                if (!chronicleProbed) {
+                    String problem;
+                    try {
+                        problem = ChronicleMemory.probe();
+                    } catch (LinkageError e) { // Chronicle not on the class path
+                        problem = e.toString();
+                    }
+                    chronicleProblem = problem;
+                    chronicleProbed = true;
+                    if (problem != null) {
+                        LOG.info("Chronicle-Bytes memory is not usable in this JVM ({}); using the "
+                                + "VarHandle implementation, which needs no JVM flags", problem);
+                    }
+                }
+            }
+        }
+        return chronicleProblem == null;
+    }
+
+    /**
+     * Maps {@code size} bytes of {@code channel} from position 0, read-write and shared. The file
+     * must already be at least {@code size} bytes long (mapping never grows it here).
+     */
+    public static Memory map(FileChannel channel, String name, long size, MemoryImpl impl)
+            throws IOException {
+        return map(channel, name, size, impl, DEFAULT_CHUNK_SHIFT);
+    }
+
+    /** As {@link #map(FileChannel, String, long, MemoryImpl)} with a chosen chunk size (tests). */
+    public static Memory map(FileChannel channel, String name, long size, MemoryImpl impl,
+                             int chunkShift) throws IOException {
+        if (size <= 0) {
+            throw new IllegalArgumentException("cannot map " + size + " bytes of " + name);
+        }
+        long chunk = 1L << chunkShift;
+        int n = (int) ((size + chunk - 1) >>> chunkShift);
+        ByteBuffer[] chunks = new ByteBuffer[n];
+        for (int i = 0; i < n; i++) {
+            long pos = (long) i << chunkShift;
+            chunks[i] = channel.map(FileChannel.MapMode.READ_WRITE, pos, Math.min(chunk, size - pos));
+        }
+        return wrap(name, chunks, chunkShift, impl);
+    }
+
+    /** Wraps direct buffers (all {@code 1 << chunkShift} bytes but the last). */
+    public static Memory wrap(String name, ByteBuffer[] chunks, int chunkShift, MemoryImpl impl) {
+        if (resolve(impl) == MemoryImpl.CHRONICLE) {
+            return new ChronicleMemory(name, chunks, chunkShift);
+        }
+        return new MappedMemory(name, chunks, chunkShift);
+    }
+}

@@ -1,0 +1,194 @@
+package org.libtp.core.region;
+
+import org.libtp.core.CorruptionException;
+import org.libtp.core.memory.Memory;
+import org.libtp.core.memory.MemoryFactory;
+import org.libtp.core.memory.MemoryImpl;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import static org.libtp.core.region.RegionHeader.*;
+
+/**
+ * One memory-mapped region file: a {@link RegionHeader} followed by a manager's structures.
+ *
+ * <p>Regions are created by the first process that opens an environment and attached by the
+ * later ones; the environment serializes both under its creation lock, so this class does no
+ * locking of its own. A region is created as a new file (an old one is deleted first, never
+ * truncated: a process that still maps the old file keeps a valid mapping of the old inode
+ * instead of getting SIGBUS).
+ */
+public final class Region implements AutoCloseable {
+    private final Path file;
+    private final Memory memory;
+
+    private Region(Path file, Memory memory) {
+        this.file = file;
+        this.memory = memory;
+    }
+
+    /**
+     * Creates {@code file} anew, {@code size} bytes, with a header in state
+     * {@link RegionHeader#STATE_INITIALIZING}; the payload is zero. Call {@link #markReady()} once
+     * the payload is initialized.
+     */
+    public static Region create(Path file, int kind, long size, long fingerprint, byte[] config,
+                                long envGeneration, MemoryImpl impl) throws IOException {
+        if (size < SIZE) {
+            throw new IllegalArgumentException("region " + file + " of " + size + " bytes has no room for its header");
+        }
+        if (config.length > CONFIG_CAPACITY) {
+            throw new IllegalArgumentException("region config of " + config.length + " bytes exceeds "
+                    + CONFIG_CAPACITY);
+        }
+        Files.deleteIfExists(file);
+        Memory m;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            // A sparse file: setLength allocates nothing; pages appear as they are touched.
+            ch.write(ByteBuffer.allocate(1), size - 1);
+            m = MemoryFactory.map(ch, file.toString(), size, impl);
+        }
+        long magic = magic();
+        m.putLong(OFF_MAGIC, magic);
+        m.putInt(OFF_VERSION, VERSION);
+        m.putInt(OFF_HEADER_SIZE, SIZE);
+        m.putLong(OFF_FINGERPRINT, fingerprint);
+        m.putLong(OFF_REGION_SIZE, size);
+        m.putInt(OFF_KIND, kind);
+        m.putInt(OFF_FLAGS, 0);
+        m.putInt(OFF_CONFIG_LENGTH, config.length);
+        m.putLong(OFF_CREATED, System.currentTimeMillis());
+        m.putLong(OFF_ENV_GENERATION, envGeneration);
+        m.putBytes(OFF_CONFIG, config, 0, config.length);
+        m.putIntVolatile(OFF_STATE, STATE_INITIALIZING);
+        return new Region(file, m);
+    }
+
+    /**
+     * Attaches an existing region after validating its header (magic, version, kind,
+     * fingerprint, size, ready state).
+     *
+     * @throws org.libtp.core.VersionMismatchException wrong magic, version or fingerprint
+     * @throws CorruptionException truncated file, wrong kind, never finished initializing
+     */
+    public static Region attach(Path file, int kind, long fingerprint, MemoryImpl impl) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long fileSize = ch.size();
+            if (fileSize < SIZE) {
+                throw new CorruptionException("region file " + file + " is truncated: " + fileSize
+                        + " bytes, its header alone needs " + SIZE
+                        + ". Close every process and remove the __libtp region files.");
+            }
+            ByteBuffer h = ByteBuffer.allocate(SIZE);
+            while (h.hasRemaining()) {
+                if (ch.read(h, h.position()) < 0) {
+                    throw new CorruptionException("region file " + file + " ended while reading its header");
+                }
+            }
+            RegionHeader.validate(file, h, fileSize, kind, fingerprint);
+            if (h.getInt(OFF_STATE) != STATE_READY) {
+                throw new CorruptionException("region file " + file + " was never completely "
+                        + "initialized (its creator died?). Close every process and reopen.");
+            }
+            return new Region(file, MemoryFactory.map(ch, file.toString(), fileSize, impl));
+        }
+    }
+
+    /**
+     * Reads and validates only the header of {@code file}, without mapping it. Returns the
+     * header bytes (native order).
+     */
+    public static ByteBuffer readHeader(Path file, int kind, long fingerprint) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long fileSize = ch.size();
+            if (fileSize < SIZE) {
+                throw new CorruptionException("region file " + file + " is truncated: " + fileSize
+                        + " bytes, its header alone needs " + SIZE
+                        + ". Close every process and remove the __libtp region files.");
+            }
+            ByteBuffer h = ByteBuffer.allocate(SIZE);
+            while (h.hasRemaining()) {
+                if (ch.read(h, h.position()) < 0) {
+                    throw new CorruptionException("region file " + file + " ended while reading its header");
+                }
+            }
+            RegionHeader.validate(file, h, fileSize, kind, fingerprint);
+            return h;
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public Memory memory() {
+        return memory;
+    }
+
+    public long size() {
+        return memory.size();
+    }
+
+    public long fingerprint() {
+        return memory.getLong(OFF_FINGERPRINT);
+    }
+
+    public long envGeneration() {
+        return memory.getLong(OFF_ENV_GENERATION);
+    }
+
+    public long createdMillis() {
+        return memory.getLong(OFF_CREATED);
+    }
+
+    /** The creation config as written by the creator. */
+    public byte[] config() {
+        byte[] b = new byte[memory.getInt(OFF_CONFIG_LENGTH)];
+        memory.getBytes(OFF_CONFIG, b, 0, b.length);
+        return b;
+    }
+
+    public void markReady() {
+        memory.putIntVolatile(OFF_STATE, STATE_READY);
+    }
+
+    public int flags() {
+        return memory.getIntVolatile(OFF_FLAGS);
+    }
+
+    /** Atomically sets {@code bits}; returns the previous flags. */
+    public int setFlags(int bits) {
+        while (true) {
+            int f = memory.getIntVolatile(OFF_FLAGS);
+            if ((f & bits) == bits || memory.compareAndSetInt(OFF_FLAGS, f, f | bits)) {
+                return f;
+            }
+        }
+    }
+
+    /** Atomically clears {@code bits}; returns the previous flags. */
+    public int clearFlags(int bits) {
+        while (true) {
+            int f = memory.getIntVolatile(OFF_FLAGS);
+            if ((f & bits) == 0 || memory.compareAndSetInt(OFF_FLAGS, f, f & ~bits)) {
+                return f;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        memory.close();
+    }
+
+    @Override
+    public String toString() {
+        return "Region[" + file + ", " + size() + " bytes]";
+    }
+}

@@ -1,0 +1,30 @@
+package org.libtp.core.sync;
+
+/**
+ * What a latch or semaphore needs from its environment: who "I" am, whether another owner is
+ * still alive, and how to fail the environment. Implemented by the environment; tests may supply
+ * their own.
+ */
+public interface SyncContext {
+
+    /** This process's owner id: its registry slot + 1, in {@code [1, 2^30)}. Never 0. */
+    int ownerId();
+
+    /** True unless the process that holds owner id {@code ownerId} is known to be dead. */
+    boolean isAlive(int ownerId);
+
+    /** Throws the environment's failure exception if it has been marked failed. */
+    void checkValid();
+
+    /**
+     * Marks the environment failed because owner {@code ownerId} died holding latch
+     * {@code latchName}, and returns the exception the caller throws.
+     */
+    RuntimeException ownerDied(String latchName, int ownerId);
+
+    /** How often a sleeping waiter wakes to check its latch owner and the failed flag. */
+    long checkIntervalNanos();
+
+    /** The futex to sleep on. */
+    Futex futex();
+}
