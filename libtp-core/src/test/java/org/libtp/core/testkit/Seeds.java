@@ -1,0 +1,24 @@
+package org.libtp.core.testkit;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Seeds for randomized tests: {@code -Dlibtp.seed=N} replays a run; otherwise a fresh seed.
+ * The seed is always printed so a failure can be replayed.
+ */
+public final class Seeds {
+    private Seeds() {
+    }
+
+    public static long seed(String testName) {
+        String s = System.getProperty("libtp.seed");
+        long seed = s != null ? Long.parseLong(s) : ThreadLocalRandom.current().nextLong();
+        System.out.println(testName + ": seed " + seed + " (replay with -Dlibtp.seed=" + seed + ")");
+        return seed;
+    }
+
+    /** True when running under {@code -Pstress}. */
+    public static boolean stress() {
+        return Boolean.getBoolean("libtp.stress");
+    }
+}
