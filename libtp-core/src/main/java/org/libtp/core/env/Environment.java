@@ -211,6 +211,11 @@ public final class Environment implements AutoCloseable {
         return live().failCheck();
     }
 
+    /** For tests in this package. */
+    SharedEnvironment sharedForTest() {
+        return shared;
+    }
+
     /** Closes this handle; the last handle of the JVM detaches the process. Idempotent. */
     @Override
     public void close() {

@@ -1,0 +1,221 @@
+package org.libtp.core.env;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.CorruptionException;
+import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.LibTpException;
+import org.libtp.core.VersionMismatchException;
+import org.libtp.core.region.LatchArray;
+import org.libtp.core.region.RegionHeader;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad directories and damaged region files: clear exceptions naming the file, nothing lost. */
+class EnvironmentBadInputTest {
+    @TempDir
+    Path dir;
+
+    private static final EnvironmentConfig CONFIG = EnvironmentConfig.builder().failCheckMillis(0).build();
+
+    private Path envFile() {
+        return dir.resolve(SharedEnvironment.ENV_FILE);
+    }
+
+    private void createAndClose() {
+        Environment.open(dir, CONFIG).close();
+        assertTrue(Files.exists(envFile()));
+    }
+
+    private void patch(Path file, long offset, byte[] bytes) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(bytes), offset);
+        }
+    }
+
+    private static byte[] intBytes(int v) {
+        return ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(0, v).array();
+    }
+
+    private static byte[] longBytes(long v) {
+        return ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, v).array();
+    }
+
+    private <T extends LibTpException> T assertOpenFails(Class<T> type, String... mustContain) throws IOException {
+        byte[] before = Files.readAllBytes(envFile());
+        T e = assertThrows(type, () -> Environment.open(dir, CONFIG));
+        for (String s : mustContain) {
+            assertTrue(e.getMessage().contains(s), "message lacks '" + s + "': " + e.getMessage());
+        }
+        assertArrayEquals(before, Files.readAllBytes(envFile()), "a refused open must not change the file");
+        return e;
+    }
+
+    @Test
+    void wrongMagic() throws Exception {
+        createAndClose();
+        patch(envFile(), RegionHeader.OFF_MAGIC, "NOTLIBTP".getBytes());
+        assertOpenFails(VersionMismatchException.class, envFile().toRealPath().toString(), "NOTLIBTP", "LIBTPRGN");
+    }
+
+    @Test
+    void wrongVersion() throws Exception {
+        createAndClose();
+        patch(envFile(), RegionHeader.OFF_VERSION, intBytes(99));
+        assertOpenFails(VersionMismatchException.class, envFile().toRealPath().toString(), "version 99",
+                "expects " + RegionHeader.VERSION);
+    }
+
+    @Test
+    void wrongFingerprint() throws Exception {
+        createAndClose();
+        patch(envFile(), RegionHeader.OFF_FINGERPRINT, longBytes(0x1234L));
+        assertOpenFails(VersionMismatchException.class, envFile().toRealPath().toString(),
+                "0x0000000000001234", String.format("0x%016x", EnvLayout.FINGERPRINT));
+    }
+
+    @Test
+    void truncatedRegionFile() throws Exception {
+        createAndClose();
+        try (RandomAccessFile f = new RandomAccessFile(envFile().toFile(), "rw")) {
+            f.setLength(4096);
+        }
+        assertOpenFails(CorruptionException.class, envFile().toRealPath().toString(), "truncated", "4096");
+        try (RandomAccessFile f = new RandomAccessFile(envFile().toFile(), "rw")) {
+            f.setLength(100);
+        }
+        assertOpenFails(CorruptionException.class, envFile().toRealPath().toString(), "truncated", "100 bytes");
+    }
+
+    @Test
+    void missingDirectory() {
+        Path missing = dir.resolve("no-such-dir");
+        EnvironmentAccessException e = assertThrows(EnvironmentAccessException.class,
+                () -> Environment.open(missing, CONFIG));
+        assertTrue(e.getMessage().contains(missing.toString()) && e.getMessage().contains("does not exist"),
+                e.getMessage());
+        assertFalse(Files.exists(missing), "open must not create the directory");
+    }
+
+    @Test
+    void notADirectory() throws Exception {
+        Path file = Files.createFile(dir.resolve("plain-file"));
+        EnvironmentAccessException e = assertThrows(EnvironmentAccessException.class,
+                () -> Environment.open(file, CONFIG));
+        assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("not a directory"),
+                e.getMessage());
+    }
+
+    @Test
+    void unwritableDirectory() throws Exception {
+        // A read-only directory stops a normal user; root writes anywhere on a normal file
+        // system, so also use one no user can create files in.
+        Path ro = Files.createDirectory(dir.resolve("read-only"));
+        assertTrue(ro.toFile().setWritable(false, false));
+        try {
+            if (!Files.isWritable(ro)) {
+                EnvironmentAccessException e = assertThrows(EnvironmentAccessException.class,
+                        () -> Environment.open(ro, CONFIG));
+                assertTrue(e.getMessage().contains(ro.toString()) && e.getMessage().contains("not writable"),
+                        e.getMessage());
+            }
+        } finally {
+            ro.toFile().setWritable(true, false);
+        }
+        Path proc = Path.of("/proc/self/fdinfo");
+        if (Files.isDirectory(proc)) {
+            EnvironmentAccessException e = assertThrows(EnvironmentAccessException.class,
+                    () -> Environment.open(proc, CONFIG));
+            assertTrue(e.getMessage().contains("fdinfo"), e.getMessage());
+        }
+    }
+
+    @Test
+    void closedHandleAndBadArguments() {
+        Environment env = Environment.open(dir, CONFIG);
+        TestRegion t = new TestRegion(env);
+        env.close();
+        env.close(); // idempotent
+        IllegalStateException e = assertThrows(IllegalStateException.class, env::failCheck);
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> env.region(TestRegion.SPEC));
+        assertThrows(IllegalStateException.class, () -> t.region.memory().getLong(TestRegion.COUNTERS));
+        assertThrows(IllegalArgumentException.class, () -> Environment.open(null, CONFIG));
+        assertThrows(IllegalArgumentException.class, () -> EnvironmentConfig.builder().maxProcesses(0).build());
+        assertThrows(IllegalArgumentException.class, () -> EnvironmentConfig.builder().failCheckMillis(5).build());
+        assertThrows(IllegalArgumentException.class, () -> new RegionSpec("bad name!", 4096, 1));
+        assertThrows(IllegalArgumentException.class, () -> new RegionSpec("x", 100, 1));
+        assertThrows(IllegalArgumentException.class,
+                () -> new RegionSpec("x", 4096, 1, new LatchArray(0, 64, 1))); // latches in the header
+        assertThrows(IllegalArgumentException.class,
+                () -> new RegionSpec("x", 4096, 1, new LatchArray(256, 64, 100))); // past the end
+    }
+
+    @Test
+    void regionSpecMismatchIsRefused() {
+        try (Environment env = Environment.open(dir, CONFIG)) {
+            env.region(new RegionSpec("shared", 8192, 1));
+            VersionMismatchException e = assertThrows(VersionMismatchException.class,
+                    () -> env.region(new RegionSpec("shared", 8192, 2)));
+            assertTrue(e.getMessage().contains("shared"), e.getMessage());
+            assertNotEquals(new RegionSpec("shared", 8192, 1).fingerprint(), new RegionSpec("shared", 8192, 2).fingerprint());
+        }
+    }
+
+    @Test
+    void fullRegionDirectoryIsAClearError() {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.builder().maxRegions(4).failCheckMillis(0).build())) {
+            for (int i = 0; i < 4; i++) {
+                env.region(new RegionSpec("r" + i, 4096, 1));
+            }
+            org.libtp.core.CapacityExceededException e = assertThrows(org.libtp.core.CapacityExceededException.class,
+                    () -> env.region(new RegionSpec("r4", 4096, 1)));
+            assertTrue(e.getMessage().contains("maxRegions"), e.getMessage());
+        }
+    }
+
+    @Test
+    void openingTwiceInOneJvmSharesTheSlot() {
+        try (Environment a = Environment.open(dir, CONFIG); Environment b = Environment.open(dir, CONFIG)) {
+            assertEquals(a.processSlot(), b.processSlot());
+            assertEquals(a.incarnation(), b.incarnation());
+            assertEquals(1, a.busyProcessSlots());
+            a.close();
+            assertEquals(1, b.busyProcessSlots()); // b still attached
+            new TestRegion(b).latch(0).acquire();
+        }
+        // closed cleanly despite the latch left held in region memory: the next open rebuilds.
+        try (Environment c = Environment.open(dir, CONFIG)) {
+            assertFalse(c.wasUnclean());
+            assertEquals(0, new TestRegion(c).latch(0).owner());
+        }
+    }
+
+    @Test
+    void cleanCloseIsRememberedAndACrashIsNot() throws Exception {
+        createAndClose();
+        try (Environment env = Environment.open(dir, CONFIG)) {
+            assertTrue(env.createdRegions());
+            assertFalse(env.wasUnclean());
+        }
+        // Simulate a crashed last process: the region still says "open" (needs recovery).
+        patch(envFile(), RegionHeader.OFF_FLAGS, intBytes(RegionHeader.FLAG_NEEDS_RECOVERY));
+        try (Environment env = Environment.open(dir, CONFIG)) {
+            assertTrue(env.wasUnclean());
+        }
+    }
+}
