@@ -128,7 +128,11 @@ final class SharedEnvironment implements SyncContext {
             if (h.getInt(RegionHeader.OFF_STATE) == RegionHeader.STATE_READY) {
                 env = Region.attach(envFile, RegionHeader.KIND_ENV, FINGERPRINT, config.memory());
                 alone = !anyLiveSlot(env.memory(), lockFile, -1);
-            } // else its creator died while creating it, holding the creation lock: nobody is attached
+            } else {
+                // Cannot happen with rename-into-place, but if it does its creator died holding
+                // the creation lock: nobody is attached, and the state is unknown.
+                previousFlags |= RegionHeader.FLAG_NEEDS_RECOVERY;
+            }
         }
         boolean created = false;
         boolean previousUnclean = false;
@@ -192,11 +196,8 @@ final class SharedEnvironment implements SyncContext {
     }
 
     private static Region createEnvRegion(Path home, EnvironmentConfig config) throws IOException {
-        try (DirectoryStream<Path> old = Files.newDirectoryStream(home, REGION_PREFIX + "*")) {
-            for (Path p : old) {
-                Files.deleteIfExists(p);
-            }
-        }
+        // The new env region replaces the old one by rename, with NEEDS_RECOVERY already set: a
+        // crash at any point of this leaves an environment that is reported unclean.
         long generation = new SecureRandom().nextLong();
         ByteBuffer cfg = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
         cfg.putInt(config.maxProcesses()).putInt(config.maxRegions());
@@ -207,6 +208,11 @@ final class SharedEnvironment implements SyncContext {
         m.putInt(OFF_MAX_PROCESSES, config.maxProcesses());
         m.putInt(OFF_MAX_REGIONS, config.maxRegions());
         env.setFlags(RegionHeader.FLAG_NEEDS_RECOVERY); // "open"; cleared by a clean last close
+        try (DirectoryStream<Path> old = Files.newDirectoryStream(home, REGION_PREFIX + "*")) {
+            for (Path p : old) {
+                Files.deleteIfExists(p); // regions of the old incarnation (not in the new directory)
+            }
+        }
         env.markReady();
         LOG.info("created environment regions in {} (incarnation {})", home, Long.toHexString(generation));
         return env;

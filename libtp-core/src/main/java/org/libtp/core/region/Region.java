@@ -19,13 +19,15 @@ import static org.libtp.core.region.RegionHeader.*;
  *
  * <p>Regions are created by the first process that opens an environment and attached by the
  * later ones; the environment serializes both under its creation lock, so this class does no
- * locking of its own. A region is created as a new file (an old one is deleted first, never
+ * locking of its own. A region is created as a new file renamed over the old one, never
  * truncated: a process that still maps the old file keeps a valid mapping of the old inode
- * instead of getting SIGBUS).
+ * instead of getting SIGBUS.
  */
 public final class Region implements AutoCloseable {
     private final Path file;
     private final Memory memory;
+    /** While being created: the temporary file that {@link #markReady()} renames to {@link #file}. */
+    private Path pending;
 
     private Region(Path file, Memory memory) {
         this.file = file;
@@ -33,9 +35,11 @@ public final class Region implements AutoCloseable {
     }
 
     /**
-     * Creates {@code file} anew, {@code size} bytes, with a header in state
-     * {@link RegionHeader#STATE_INITIALIZING}; the payload is zero. Call {@link #markReady()} once
-     * the payload is initialized.
+     * Creates a region of {@code size} bytes, header in state
+     * {@link RegionHeader#STATE_INITIALIZING}, payload zero. It is built in {@code file + ".new"}
+     * and {@link #markReady()} renames it over {@code file} atomically, so at every instant
+     * {@code file} is either the old region or the complete new one: a creator killed half-way
+     * leaves the old file (and its flags) in place.
      */
     public static Region create(Path file, int kind, long size, long fingerprint, byte[] config,
                                 long envGeneration, MemoryImpl impl) throws IOException {
@@ -46,9 +50,10 @@ public final class Region implements AutoCloseable {
             throw new IllegalArgumentException("region config of " + config.length + " bytes exceeds "
                     + CONFIG_CAPACITY);
         }
-        Files.deleteIfExists(file);
+        Path tmp = file.resolveSibling(file.getFileName() + ".new");
+        Files.deleteIfExists(tmp);
         Memory m;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW,
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             // A sparse file: setLength allocates nothing; pages appear as they are touched.
             ch.write(ByteBuffer.allocate(1), size - 1);
@@ -67,7 +72,9 @@ public final class Region implements AutoCloseable {
         m.putLong(OFF_ENV_GENERATION, envGeneration);
         m.putBytes(OFF_CONFIG, config, 0, config.length);
         m.putIntVolatile(OFF_STATE, STATE_INITIALIZING);
-        return new Region(file, m);
+        Region r = new Region(file, m);
+        r.pending = tmp;
+        return r;
     }
 
     /**
@@ -154,8 +161,17 @@ public final class Region implements AutoCloseable {
         return b;
     }
 
-    public void markReady() {
+    /**
+     * Marks the region initialized and, for a region just created, renames it into place
+     * (replacing an old file, whose inode stays valid for anyone still mapping it).
+     */
+    public void markReady() throws IOException {
         memory.putIntVolatile(OFF_STATE, STATE_READY);
+        if (pending != null) {
+            Files.move(pending, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            pending = null;
+        }
     }
 
     public int flags() {
