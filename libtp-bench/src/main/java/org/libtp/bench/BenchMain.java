@@ -1,0 +1,78 @@
+package org.libtp.bench;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Main class of {@code libtp-bench.jar}: {@code java -jar libtp-bench.jar <command> [args...]}.
+ *
+ * <p>Each command is a {@link Command} registered in {@link #COMMANDS}; adding one (commit,
+ * tpcb, oo1...) is one more {@code put}. Commands return an exit status and never call
+ * {@link System#exit}; only {@link #main} does, once, at the end.
+ */
+public final class BenchMain {
+
+    /** A subcommand: runs with the arguments after its name and returns the exit status. */
+    public interface Command {
+        int run(String[] args, PrintStream out, PrintStream err) throws Exception;
+    }
+
+    private record Entry(String usage, String description, Command command) {
+    }
+
+    private static final Map<String, Entry> COMMANDS = new LinkedHashMap<>();
+
+    static {
+        COMMANDS.put("jmh", new Entry("jmh [JMH args...]",
+                "run the JMH benchmarks (org.libtp.bench.jmh.*); e.g. jmh -f 1 -wi 3 -w 1s -i 5 -r 1s LatchBench"
+                        + "; 'jmh -h' lists JMH's options",
+                JmhCommand::run));
+        COMMANDS.put("pingpong", new Entry(PingPong.USAGE,
+                "two-JVM shared-semaphore ping-pong; prints one JSON line", PingPong::run));
+        COMMANDS.put("help", new Entry("help", "this text", (args, out, err) -> {
+            usage(out);
+            return 0;
+        }));
+    }
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) {
+        int status;
+        try {
+            status = dispatch(args, System.out, System.err);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            status = 1;
+        }
+        System.out.flush();
+        System.exit(status);
+    }
+
+    /** Runs the command named by {@code args[0]}; returns its exit status. */
+    public static int dispatch(String[] args, PrintStream out, PrintStream err) throws Exception {
+        if (args.length == 0) {
+            usage(out);
+            return 0;
+        }
+        Entry e = COMMANDS.get(args[0]);
+        if (e == null) {
+            err.println("unknown command '" + args[0] + "'");
+            usage(err);
+            return 2;
+        }
+        return e.command().run(Arrays.copyOfRange(args, 1, args.length), out, err);
+    }
+
+    static void usage(PrintStream out) {
+        out.println("usage: java -jar libtp-bench.jar <command> [args...]");
+        out.println("commands:");
+        for (Entry e : COMMANDS.values()) {
+            out.println("  " + e.usage());
+            out.println("      " + e.description());
+        }
+    }
+}
