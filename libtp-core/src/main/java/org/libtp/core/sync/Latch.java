@@ -53,8 +53,14 @@ public final class Latch {
         return name;
     }
 
-    /** Acquires the latch, waiting as long as needed. */
+    /**
+     * Acquires the latch, waiting as long as needed.
+     *
+     * @throws org.libtp.core.RunRecoveryException if the environment has failed (checked even
+     *         when the latch is free: one volatile read of a read-mostly word)
+     */
     public void acquire() {
+        context.checkValid();
         if (memory.compareAndSetInt(offset + WORD, 0, mine)) {
             memory.putLong(offset + THREAD, Thread.currentThread().getId());
             return;
@@ -64,6 +70,7 @@ public final class Latch {
 
     /** Acquires the latch only if it is free now. */
     public boolean tryAcquire() {
+        context.checkValid();
         if (memory.compareAndSetInt(offset + WORD, 0, mine)) {
             memory.putLong(offset + THREAD, Thread.currentThread().getId());
             return true;
@@ -73,6 +80,7 @@ public final class Latch {
 
     /** Acquires the latch, waiting at most {@code timeout}; returns false if it timed out. */
     public boolean acquire(long timeout, TimeUnit unit) {
+        context.checkValid();
         if (memory.compareAndSetInt(offset + WORD, 0, mine)) {
             memory.putLong(offset + THREAD, Thread.currentThread().getId());
             return true;
@@ -81,7 +89,6 @@ public final class Latch {
     }
 
     private boolean acquireSlow(long timeoutNanos) {
-        context.checkValid();
         long tid = Thread.currentThread().getId();
         long off = offset + WORD;
         int w = 0;

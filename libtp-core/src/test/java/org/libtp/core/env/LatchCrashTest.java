@@ -23,7 +23,8 @@ class LatchCrashTest {
     Path dir;
 
     /**
-     * Child. Modes: "hold" takes latch 0 and sleeps; "spin" loops acquire/release of latch 0;
+     * Child. Modes: "hold" takes latch 0 and sleeps; "spin" loops acquire/release of latch 0,
+     * "spinOther" of latch 7, which nobody holds;
      * "idle" only calls environment methods; "count" increments counter 1 under latch 1 until the
      * stop file appears. Prints "RRE millis" when it gets RunRecoveryException.
      */
@@ -42,8 +43,9 @@ class LatchCrashTest {
                         Thread.sleep(Long.MAX_VALUE);
                         break;
                     }
-                    case "spin": {
-                        Latch l = t.latch(0);
+                    case "spin":
+                    case "spinOther": {
+                        Latch l = t.latch(mode.equals("spin") ? 0 : 7); // held by the victim, or free
                         System.out.println("RUNNING");
                         while (true) {
                             l.acquire();
@@ -92,6 +94,7 @@ class LatchCrashTest {
             survivors.add(ChildJvm.start(Worker.class, home.toString(), "spin"));
             survivors.add(ChildJvm.start(Worker.class, home.toString(), "spin"));
             survivors.add(ChildJvm.start(Worker.class, home.toString(), "idle"));
+            survivors.add(ChildJvm.start(Worker.class, home.toString(), "spinOther"));
             for (ChildJvm s : survivors) {
                 s.awaitLine("RUNNING", Duration.ofSeconds(60));
             }
