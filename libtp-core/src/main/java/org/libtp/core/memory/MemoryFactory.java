@@ -43,11 +43,13 @@ public final class MemoryFactory {
         if (!chronicleProbed) {
             synchronized (MemoryFactory.class) {
                 if (!chronicleProbed) {
-                    String problem;
-                    try {
-                        problem = ChronicleMemory.probe();
-                    } catch (LinkageError e) { // Chronicle not on the class path
-                        problem = e.toString();
+                    String problem = missingChronicleFlags();
+                    if (problem == null) {
+                        try {
+                            problem = ChronicleMemory.probe();
+                        } catch (LinkageError e) { // Chronicle not on the class path
+                            problem = e.toString();
+                        }
                     }
                     chronicleProblem = problem;
                     chronicleProbed = true;
@@ -59,6 +61,30 @@ public final class MemoryFactory {
             }
         }
         return chronicleProblem == null;
+    }
+
+    /**
+     * The packages Chronicle-Bytes reaches into. Checked before any Chronicle class is loaded:
+     * without them Chronicle may still work in part, but logs errors and warnings at class
+     * initialization, and its own documentation requires them.
+     */
+    private static final String[][] CHRONICLE_OPENS = {
+        {"java.base", "java.lang.reflect"}, {"java.base", "java.nio"}, {"java.base", "sun.nio.ch"},
+        {"java.base", "jdk.internal.misc"}, {"java.base", "jdk.internal.ref"},
+    };
+
+    /** Null if every package Chronicle needs is open to us, else the flags that are missing. */
+    static String missingChronicleFlags() {
+        Module us = MemoryFactory.class.getModule();
+        StringBuilder missing = new StringBuilder();
+        for (String[] p : CHRONICLE_OPENS) {
+            java.util.Optional<Module> m = ModuleLayer.boot().findModule(p[0]);
+            if (m.isEmpty() || !m.get().isOpen(p[1], us)) {
+                missing.append(missing.length() == 0 ? "" : " ").append("--add-opens=").append(p[0])
+                        .append('/').append(p[1]).append("=ALL-UNNAMED");
+            }
+        }
+        return missing.length() == 0 ? null : "JVM flags missing: " + missing;
     }
 
     /**
