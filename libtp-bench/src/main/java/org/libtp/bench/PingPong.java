@@ -64,24 +64,29 @@ public final class PingPong {
         double warmup = 2;
         Path dir = null;
         boolean polling = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--seconds":
-                    seconds = Double.parseDouble(value(args, ++i));
-                    break;
-                case "--warmup":
-                    warmup = Double.parseDouble(value(args, ++i));
-                    break;
-                case "--dir":
-                    dir = Paths.get(value(args, ++i));
-                    break;
-                case "--polling-futex":
-                    polling = true;
-                    break;
-                default:
-                    err.println("unknown pingpong option '" + args[i] + "'; usage: " + USAGE);
-                    return 2;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--seconds":
+                        seconds = Double.parseDouble(value(args, ++i));
+                        break;
+                    case "--warmup":
+                        warmup = Double.parseDouble(value(args, ++i));
+                        break;
+                    case "--dir":
+                        dir = Paths.get(value(args, ++i));
+                        break;
+                    case "--polling-futex":
+                        polling = true;
+                        break;
+                    default:
+                        err.println("unknown pingpong option '" + args[i] + "'; usage: " + USAGE);
+                        return 2;
+                }
             }
+        } catch (IllegalArgumentException e) { // also NumberFormatException
+            err.println(e.getMessage() + "; usage: " + USAGE);
+            return 2;
         }
         if (!(seconds > 0) || !(warmup >= 0)) {
             err.println("--seconds must be > 0 and --warmup >= 0");
@@ -106,7 +111,7 @@ public final class PingPong {
 
     private static String value(String[] args, int i) {
         if (i >= args.length) {
-            throw new IllegalArgumentException("option " + args[i - 1] + " needs a value; usage: " + USAGE);
+            throw new IllegalArgumentException("option " + args[i - 1] + " needs a value");
         }
         return args[i];
     }
@@ -245,6 +250,19 @@ public final class PingPong {
         System.exit(status);
     }
 
+    /**
+     * True while the parent runs. A dead parent can stay a zombie (and "alive" to
+     * {@link ProcessHandle#isAlive}) until it is reaped, but its children are re-parented the
+     * moment it exits: so our parent pid changing is checked first.
+     */
+    private static boolean parentAlive(long parentPid) {
+        Optional<ProcessHandle> parent = ProcessHandle.current().parent();
+        if (parent.isEmpty() || parent.get().pid() != parentPid) {
+            return false;
+        }
+        return parent.get().isAlive();
+    }
+
     private static void child(Path dir, long parentPid, boolean polling) {
         try (Environment env = Environment.open(dir, config(polling))) {
             Region region = env.region(SPEC);
@@ -258,7 +276,7 @@ public final class PingPong {
                         return;
                     }
                     pong.post();
-                } else if (!ProcessHandle.of(parentPid).map(ProcessHandle::isAlive).orElse(false)) {
+                } else if (!parentAlive(parentPid)) {
                     System.err.println("pingpong child: parent " + parentPid + " is gone; exiting");
                     return;
                 }
