@@ -33,6 +33,9 @@ public final class ChronicleMemory implements Memory {
         if (chunkShift < 3 || chunkShift > 30) {
             throw new IllegalArgumentException("chunkShift " + chunkShift + " not in [3, 30]");
         }
+        if (chunks.length == 0) {
+            throw new IllegalArgumentException("no chunks for " + name);
+        }
         this.name = name;
         this.chunkShift = chunkShift;
         this.chunkMask = (1L << chunkShift) - 1;

@@ -41,6 +41,7 @@ public final class MappedMemory implements Memory {
         if (chunks.length == 0) {
             throw new IllegalArgumentException("no chunks for " + name);
         }
+        chunks = chunks.clone(); // the caller's array is left as it was
         long total = 0;
         for (int i = 0; i < chunks.length; i++) {
             ByteBuffer b = chunks[i];

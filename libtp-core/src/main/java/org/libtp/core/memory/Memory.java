@@ -15,7 +15,9 @@ package org.libtp.core.memory;
  *       misaligned one throws {@link IllegalArgumentException}. Plain accesses may be
  *       misaligned.</li>
  *   <li>Atomic operations are atomic across processes that map the same file.</li>
- *   <li>After {@link #close()} every access throws {@link IllegalStateException}. The mapping
+ *   <li>After {@link #close()} every access throws {@link IllegalStateException} (in the
+ *       closing thread at once; other threads see the closed state eventually — the flag is a
+ *       plain field, to keep it off the hot path). The mapping
  *       itself is released by the garbage collector, never unmapped explicitly: an explicit
  *       unmap would turn a racing access into a JVM crash.</li>
  * </ul>
