@@ -201,6 +201,29 @@ public final class Environment implements AutoCloseable {
         return new SharedSemaphore(region.memory(), offset, name, s);
     }
 
+    /** A view of the broadcast event at {@code offset} (4-aligned, in the payload) of {@code region}. */
+    public org.libtp.core.sync.SharedEvent event(Region region, long offset) {
+        SharedEnvironment s = live();
+        if (offset < RegionHeader.SIZE || offset > region.size() - org.libtp.core.sync.SharedEvent.SIZE) {
+            throw new IllegalArgumentException("event offset " + offset + " is outside the payload of "
+                    + region.file());
+        }
+        return new org.libtp.core.sync.SharedEvent(region.memory(), offset, s);
+    }
+
+    /** Throws {@link org.libtp.core.RunRecoveryException} if the environment has failed. */
+    public void checkValid() {
+        live();
+    }
+
+    /**
+     * Marks the environment failed, for a manager that met an unrecoverable error (a failed log
+     * force): every call in every process then throws the returned exception.
+     */
+    public org.libtp.core.RunRecoveryException fail(String reason) {
+        return shared.fail(reason);
+    }
+
     /**
      * Finds processes that died without closing the environment. A dead process that held no
      * latch just loses its slot (returned count); one that held a latch fails the environment

@@ -161,6 +161,17 @@ public final class Latch {
         }
     }
 
+    /**
+     * Fails the environment if the latch is held by a dead process: for waiters that do not
+     * sleep on the latch itself (e.g. group-commit followers waiting for the leader's force).
+     */
+    public void checkOwnerAlive() {
+        int owner = owner();
+        if (owner != 0 && owner != context.ownerId() && !context.isAlive(owner)) {
+            throw context.ownerDied(name, owner);
+        }
+    }
+
     /** The owner id holding the latch now, 0 if free. */
     public int owner() {
         return LatchLayout.ownerOf(memory.getIntVolatile(offset + WORD));

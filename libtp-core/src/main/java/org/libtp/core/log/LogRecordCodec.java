@@ -1,0 +1,82 @@
+package org.libtp.core.log;
+
+import org.libtp.core.CorruptionException;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * Layout of one log record: a 32-byte header and the payload. Little-endian (log files are
+ * portable between machines).
+ *
+ * <pre>
+ *  offset size field
+ *  ------ ---- ---------------------------------------------------------------
+ *       0    4 length    header + payload bytes; 0 marks the end of the records in a
+ *                        (zero-preallocated) log file
+ *       4    4 crc       CRC32C of bytes [8, length)
+ *       8    4 type      record type id
+ *      12    4 reserved  0
+ *      16    8 txnId     transaction id, 0 for none
+ *      24    8 prevLsn   previous record of the same transaction, 0 for none
+ *      32    - payload
+ * </pre>
+ */
+public final class LogRecordCodec {
+    public static final int OFF_LENGTH = 0;
+    public static final int OFF_CRC = 4;
+    public static final int OFF_TYPE = 8;
+    public static final int OFF_RESERVED = 12;
+    public static final int OFF_TXN = 16;
+    public static final int OFF_PREV_LSN = 24;
+    public static final int HEADER_SIZE = 32;
+    /** Largest payload a record may carry (a record never spans log files). */
+    public static final int MAX_PAYLOAD = 64 * 1024 * 1024;
+
+    private LogRecordCodec() {
+    }
+
+    /** Encodes a record into a new little-endian buffer (position 0, limit = length). */
+    public static ByteBuffer encode(int type, long txnId, long prevLsn, byte[] payload) {
+        ByteBuffer b = ByteBuffer.allocate(HEADER_SIZE + payload.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(OFF_LENGTH, HEADER_SIZE + payload.length);
+        b.putInt(OFF_TYPE, type);
+        b.putInt(OFF_RESERVED, 0);
+        b.putLong(OFF_TXN, txnId);
+        b.putLong(OFF_PREV_LSN, prevLsn);
+        b.position(HEADER_SIZE);
+        b.put(payload);
+        b.putInt(OFF_CRC, crc(b.array(), 0, HEADER_SIZE + payload.length));
+        b.position(0);
+        return b;
+    }
+
+    /** CRC32C of {@code record[off+8, off+length)}. */
+    static int crc(byte[] record, int off, int length) {
+        CRC32C c = new CRC32C();
+        c.update(record, off + OFF_TYPE, length - OFF_TYPE);
+        return (int) c.getValue();
+    }
+
+    /**
+     * Decodes the record in {@code bytes[0, length)} found at {@code lsn} of {@code file}; the
+     * length was already read and checked to be in range.
+     *
+     * @throws CorruptionException on a checksum mismatch
+     */
+    static LogEntry decode(String file, long lsn, byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        int length = b.getInt(OFF_LENGTH);
+        int stored = b.getInt(OFF_CRC);
+        int actual = crc(bytes, 0, length);
+        if (stored != actual) {
+            throw new CorruptionException("log record at LSN " + Lsn.toString(lsn) + " in " + file
+                    + " fails its checksum (stored " + Integer.toHexString(stored) + ", computed "
+                    + Integer.toHexString(actual) + ")");
+        }
+        byte[] payload = new byte[length - HEADER_SIZE];
+        System.arraycopy(bytes, HEADER_SIZE, payload, 0, payload.length);
+        return new LogEntry(lsn, b.getInt(OFF_TYPE), b.getLong(OFF_TXN), b.getLong(OFF_PREV_LSN), payload);
+    }
+}

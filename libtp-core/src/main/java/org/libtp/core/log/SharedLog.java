@@ -1,0 +1,598 @@
+package org.libtp.core.log;
+
+import org.libtp.core.CorruptionException;
+import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.env.Environment;
+import org.libtp.core.env.RegionSpec;
+import org.libtp.core.memory.Memory;
+import org.libtp.core.region.LatchArray;
+import org.libtp.core.region.Region;
+import org.libtp.core.storage.Storage;
+import org.libtp.core.storage.StorageFile;
+import org.libtp.core.sync.Latch;
+import org.libtp.core.sync.SharedEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * The log manager on a shared region ({@code __libtp.rgn.log}).
+ *
+ * <pre>
+ *  offset  size  field
+ *  ------  ----  ------------------------------------------------------------------
+ *     256    64  log latch    guards the buffer, nextLsn, bufferStartLsn, file switches
+ *     320    64  flush latch  held by the group-commit leader while it writes and forces
+ *     384     8  nextLsn         LSN the next record gets
+ *     392     8  bufferStartLsn  LSN of buffer byte 0; bytes before it are written to the OS
+ *     400     8  flushedLsn      bytes before it are forced (volatile)
+ *     408     8  logId           random id written in every log file header
+ *     416     8  flush event     {generation, waiters}: followers sleep on it
+ *     424     4  activeTxns      maintained by the transaction manager (group threshold)
+ *     428     4  committers      threads waiting in flush(SYNC) (wait threshold)
+ *     432     8  fileSize
+ *     440     4  bufferSize
+ *     444     4  state           0 = not yet opened, 1 = end of log found and ready
+ *    4096     B  buffer          bytes [bufferStartLsn, nextLsn) of the current log file
+ * </pre>
+ *
+ * <p>Invariants: bufferStartLsn and nextLsn are in the same file; records never span files;
+ * every log file but the last is forced before the next is created; bytes before
+ * bufferStartLsn are in the file (written to the OS), bytes before flushedLsn are forced.
+ * Each process has its own file handles; any process may write and force.
+ */
+public final class SharedLog implements LogManager {
+    private static final Logger LOG = LoggerFactory.getLogger(SharedLog.class);
+
+    static final long OFF_LOG_LATCH = 256;
+    static final long OFF_FLUSH_LATCH = 320;
+    static final long OFF_NEXT_LSN = 384;
+    static final long OFF_BUFFER_START = 392;
+    static final long OFF_FLUSHED_LSN = 400;
+    static final long OFF_LOG_ID = 408;
+    static final long OFF_FLUSH_EVENT = 416;
+    static final long OFF_ACTIVE_TXNS = 424;
+    static final long OFF_COMMITTERS = 428;
+    static final long OFF_FILE_SIZE = 432;
+    static final long OFF_BUFFER_SIZE = 440;
+    static final long OFF_STATE = 444;
+    static final long OFF_BUFFER = 4096;
+    static final int LAYOUT_VERSION = 1;
+
+    private final Environment env;
+    private final Storage storage;
+    private final Memory mem;
+    private final Latch logLatch;
+    private final Latch flushLatch;
+    private final SharedEvent flushed;
+    private final long fileSize;
+    private final int bufferSize;
+    private final LogConfig config;
+    private final Map<Integer, StorageFile> files = new HashMap<>();
+    private long forces;
+    private volatile boolean closed;
+
+    private SharedLog(Environment env, Storage storage, Region region, LogConfig config) {
+        this.env = env;
+        this.storage = storage;
+        this.mem = region.memory();
+        this.logLatch = env.latch(region, OFF_LOG_LATCH, "log latch");
+        this.flushLatch = env.latch(region, OFF_FLUSH_LATCH, "log flush latch");
+        this.flushed = env.event(region, OFF_FLUSH_EVENT);
+        this.config = config;
+        this.fileSize = mem.getLong(OFF_FILE_SIZE);
+        this.bufferSize = mem.getInt(OFF_BUFFER_SIZE);
+    }
+
+    static RegionSpec spec(LogConfig config) {
+        return new RegionSpec("log", OFF_BUFFER + config.bufferSize(), LAYOUT_VERSION,
+                new LatchArray(OFF_LOG_LATCH, 64, 2));
+    }
+
+    /**
+     * Opens the log of {@code env} on {@code storage}. The first process (the log region is new)
+     * finds the end of the log, truncating a torn tail; later ones attach.
+     */
+    public static SharedLog open(Environment env, Storage storage, LogConfig config) {
+        Region region = env.region(spec(config));
+        Memory m = region.memory();
+        SharedLog log;
+        Latch latch = env.latch(region, OFF_LOG_LATCH, "log latch");
+        latch.acquire();
+        try {
+            if (m.getIntVolatile(OFF_STATE) == 0) {
+                m.putLong(OFF_FILE_SIZE, config.fileSize());
+                m.putInt(OFF_BUFFER_SIZE, config.bufferSize());
+                log = new SharedLog(env, storage, region, config);
+                log.recoverEnd();
+                m.putIntVolatile(OFF_STATE, 1);
+            } else {
+                log = new SharedLog(env, storage, region, config);
+            }
+        } finally {
+            latch.release();
+        }
+        return log;
+    }
+
+    // ------------------------------------------------------------------ opening: find the end
+
+    /** Under the log latch, in the first process: finds the end of the log. */
+    private void recoverEnd() {
+        try {
+            List<Integer> numbers = new ArrayList<>();
+            for (String n : storage.list("log.")) {
+                int k = LogFileHeader.fileNumber(n);
+                if (k > 0) {
+                    numbers.add(k);
+                }
+            }
+            if (numbers.isEmpty()) {
+                long logId = new SecureRandom().nextLong();
+                mem.putLong(OFF_LOG_ID, logId);
+                createFile(1);
+                long start = Lsn.of(1, LogFileHeader.SIZE);
+                setEnd(start);
+                mem.putLong(OFF_FLUSHED_LSN, start);
+                LOG.info("created log in {}", storage.directory());
+                return;
+            }
+            for (int i = 1; i < numbers.size(); i++) {
+                if (numbers.get(i) != numbers.get(i - 1) + 1) {
+                    throw new CorruptionException("log files in " + storage.directory() + " are not consecutive: "
+                            + LogFileHeader.fileName(numbers.get(i - 1)) + " is followed by "
+                            + LogFileHeader.fileName(numbers.get(i)) + "; a log file is missing");
+                }
+            }
+            long logId = 0;
+            for (int n : numbers) {
+                long id = readHeader(n);
+                if (logId != 0 && id != logId) {
+                    throw new CorruptionException("log file " + LogFileHeader.fileName(n) + " belongs to another log "
+                            + "(id " + Long.toHexString(id) + ", others " + Long.toHexString(logId) + ")");
+                }
+                logId = id;
+            }
+            mem.putLong(OFF_LOG_ID, logId);
+            int last = numbers.get(numbers.size() - 1);
+            long end = findEnd(last);
+            setEnd(end);
+            mem.putLong(OFF_FLUSHED_LSN, end);
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("I/O error opening the log in " + storage.directory() + ": " + e, e);
+        }
+    }
+
+    private long readHeader(int n) throws IOException {
+        ByteBuffer h = ByteBuffer.allocate(LogFileHeader.SIZE);
+        try {
+            file(n).readFully(h, 0);
+        } catch (EOFException e) {
+            throw new CorruptionException("log file " + LogFileHeader.fileName(n) + " is shorter than its header");
+        }
+        return LogFileHeader.validate(LogFileHeader.fileName(n), h, n);
+    }
+
+    /**
+     * Scans the last file for the end of its valid records. A record that is cut short, has a
+     * bad length or fails its checksum ends the log there: it can only be a torn write that was
+     * never acknowledged (earlier files were forced before it was created, and forced data does
+     * not tear), so the rest of the file is zeroed, with one WARN line.
+     */
+    private long findEnd(int n) throws IOException {
+        StorageFile f = file(n);
+        long size = f.size();
+        long off = LogFileHeader.SIZE;
+        ByteBuffer head = ByteBuffer.allocate(LogRecordCodec.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        while (true) {
+            if (off + LogRecordCodec.HEADER_SIZE > size) {
+                break;
+            }
+            head.clear();
+            f.readFully(head, off);
+            int length = head.getInt(LogRecordCodec.OFF_LENGTH);
+            if (length == 0) {
+                break;
+            }
+            String why = null;
+            if (length < LogRecordCodec.HEADER_SIZE || off + length > size || length - LogRecordCodec.HEADER_SIZE > bufferSize) {
+                why = "impossible length " + length;
+            } else {
+                byte[] rec = new byte[length];
+                f.readFully(ByteBuffer.wrap(rec), off);
+                if (LogRecordCodec.crc(rec, 0, length) != ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN)
+                        .getInt(LogRecordCodec.OFF_CRC)) {
+                    why = "checksum mismatch";
+                }
+            }
+            if (why != null) {
+                LOG.warn("log file {}: torn or corrupt record at LSN {} ({}); truncating the log there",
+                        f.name(), Lsn.toString(Lsn.of(n, off)), why);
+                zero(f, off, size);
+                f.force();
+                break;
+            }
+            off += length;
+        }
+        return Lsn.of(n, off);
+    }
+
+    private static void zero(StorageFile f, long from, long to) throws IOException {
+        ByteBuffer z = ByteBuffer.allocate(64 * 1024);
+        for (long at = from; at < to; at += z.capacity()) {
+            z.clear().limit((int) Math.min(z.capacity(), to - at));
+            f.write(z, at);
+        }
+    }
+
+    private void setEnd(long lsn) {
+        mem.putLongVolatile(OFF_NEXT_LSN, lsn);
+        mem.putLongVolatile(OFF_BUFFER_START, lsn);
+    }
+
+    // ------------------------------------------------------------------ files
+
+    private synchronized StorageFile file(int n) throws IOException {
+        checkOpen();
+        StorageFile f = files.get(n);
+        if (f == null) {
+            f = storage.open(LogFileHeader.fileName(n), false);
+            files.put(n, f);
+        }
+        return f;
+    }
+
+    /** Creates log file {@code n}: header, zero preallocation, forced, directory forced. */
+    private void createFile(int n) throws IOException {
+        String name = LogFileHeader.fileName(n);
+        String tmp = name + ".new";
+        storage.delete(tmp);
+        try (StorageFile f = storage.open(tmp, true)) {
+            f.write(LogFileHeader.encode(n, fileSize, mem.getLong(OFF_LOG_ID)), 0);
+            f.preallocate(fileSize);
+            f.force();
+        }
+        storage.rename(tmp, name);
+        storage.forceDirectory();
+    }
+
+    // ------------------------------------------------------------------ append
+
+    @Override
+    public long append(int type, long txnId, long prevLsn, byte[] payload) {
+        if (payload == null) {
+            throw new IllegalArgumentException("payload must not be null");
+        }
+        if (payload.length + LogRecordCodec.HEADER_SIZE > bufferSize) {
+            throw new IllegalArgumentException("log record of " + payload.length + " payload bytes exceeds the "
+                    + "log buffer (" + bufferSize + " bytes); raise LogConfig.bufferSize");
+        }
+        checkOpen();
+        ByteBuffer rec = LogRecordCodec.encode(type, txnId, prevLsn, payload);
+        int length = rec.remaining();
+        logLatch.acquire();
+        try {
+            long lsn = mem.getLong(OFF_NEXT_LSN);
+            if (Lsn.offset(lsn) + length > fileSize) {
+                lsn = switchFile(lsn);
+            }
+            long start = mem.getLong(OFF_BUFFER_START);
+            if (lsn - start + length > bufferSize) {
+                writeBuffer(start, lsn);
+                start = lsn;
+                mem.putLongVolatile(OFF_BUFFER_START, lsn);
+            }
+            mem.putBytes(OFF_BUFFER + (lsn - start), rec.array(), 0, length);
+            mem.putLongVolatile(OFF_NEXT_LSN, lsn + length);
+            return lsn;
+        } catch (IOException e) {
+            throw env.fail("I/O error appending to the log in " + storage.directory() + ": " + e);
+        } finally {
+            logLatch.release();
+        }
+    }
+
+    /** Under the log latch: writes the buffer out, forces the old file, starts the next one. */
+    private long switchFile(long end) throws IOException {
+        long start = mem.getLong(OFF_BUFFER_START);
+        writeBuffer(start, end);
+        int n = Lsn.file(end);
+        file(n).force(); // earlier files are always fully forced (see findEnd)
+        forces++;
+        createFile(n + 1);
+        long lsn = Lsn.of(n + 1, LogFileHeader.SIZE);
+        setEnd(lsn);
+        LOG.debug("log switched to {}", LogFileHeader.fileName(n + 1));
+        return lsn;
+    }
+
+    /** Under the log latch: writes buffer bytes [start, end) to their file (to the OS). */
+    private void writeBuffer(long start, long end) throws IOException {
+        int n = (int) (end - start);
+        if (n <= 0) {
+            return;
+        }
+        byte[] bytes = new byte[n];
+        mem.getBytes(OFF_BUFFER, bytes, 0, n);
+        file(Lsn.file(start)).write(ByteBuffer.wrap(bytes), Lsn.offset(start));
+    }
+
+    // ------------------------------------------------------------------ flush / group commit
+
+    @Override
+    public void flush(long upTo, Durability durability) {
+        checkOpen();
+        switch (durability) {
+            case NO_SYNC:
+                return;
+            case WRITE_NO_SYNC:
+                writeOut();
+                return;
+            case SYNC:
+                flushSync(upTo);
+                return;
+            default:
+                throw new IllegalArgumentException(String.valueOf(durability));
+        }
+    }
+
+    /** Writes the whole buffer to the OS. Returns the LSN written up to. */
+    private long writeOut() {
+        logLatch.acquire();
+        try {
+            long start = mem.getLong(OFF_BUFFER_START);
+            long end = mem.getLong(OFF_NEXT_LSN);
+            writeBuffer(start, end);
+            mem.putLongVolatile(OFF_BUFFER_START, end);
+            return end;
+        } catch (IOException e) {
+            throw env.fail("I/O error writing the log in " + storage.directory() + ": " + e);
+        } finally {
+            logLatch.release();
+        }
+    }
+
+    /**
+     * Leader/follower group commit. Whoever takes the flush latch leads: it may wait a little
+     * for more committers (the paper's three thresholds), writes everything buffered, forces,
+     * publishes flushedLsn and wakes every follower. The others sleep on the flush event until
+     * flushedLsn covers them, or take the lead themselves when the latch is free.
+     */
+    private void flushSync(long upTo) {
+        if (mem.getLongVolatile(OFF_FLUSHED_LSN) >= upTo) {
+            return;
+        }
+        mem.getAndAddInt(OFF_COMMITTERS, 1);
+        try {
+            while (true) {
+                int gen = flushed.generation();
+                if (mem.getLongVolatile(OFF_FLUSHED_LSN) >= upTo) {
+                    return;
+                }
+                if (flushLatch.tryAcquire()) {
+                    try {
+                        if (mem.getLongVolatile(OFF_FLUSHED_LSN) >= upTo) {
+                            return;
+                        }
+                        groupDelay();
+                        lead();
+                    } finally {
+                        flushLatch.release();
+                    }
+                    flushed.signalAll();
+                    continue;
+                }
+                flushed.await(gen, TimeUnit.MILLISECONDS.toNanos(100));
+                flushLatch.checkOwnerAlive(); // a leader killed mid-force fails the environment
+            }
+        } finally {
+            mem.getAndAddInt(OFF_COMMITTERS, -1);
+        }
+    }
+
+    /** The paper's thresholds: wait for more committers when enough transactions are active. */
+    private void groupDelay() {
+        int active = mem.getIntVolatile(OFF_ACTIVE_TXNS);
+        if (config.maxGroupDelayMicros() == 0 || active < config.groupThreshold()) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(config.maxGroupDelayMicros());
+        while (System.nanoTime() < deadline) {
+            int waiting = mem.getIntVolatile(OFF_COMMITTERS);
+            long unflushed = mem.getLongVolatile(OFF_NEXT_LSN) - mem.getLongVolatile(OFF_FLUSHED_LSN);
+            if (waiting * 100 >= config.waitThresholdPercent() * active || unflushed >= config.logDelayBytes()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Holding the flush latch: write everything buffered, force, publish. */
+    private void lead() {
+        long target = writeOut();
+        long from = mem.getLongVolatile(OFF_FLUSHED_LSN);
+        try {
+            // Files before target's were forced when the log switched away from them.
+            file(Lsn.file(target)).force();
+            synchronized (this) {
+                forces++;
+            }
+        } catch (IOException e) {
+            // Never retried: after a failed fsync the kernel may have dropped the pages.
+            throw env.fail("force of log file " + LogFileHeader.fileName(Lsn.file(target)) + " failed (" + e
+                    + "); records from " + Lsn.toString(from) + " may be lost");
+        }
+        long cur = mem.getLongVolatile(OFF_FLUSHED_LSN);
+        while (cur < target && !mem.compareAndSetLong(OFF_FLUSHED_LSN, cur, target)) {
+            cur = mem.getLongVolatile(OFF_FLUSHED_LSN);
+        }
+    }
+
+    /** Group commit hint from the transaction manager: a transaction began (+1) or ended (-1). */
+    public void activeTransactions(int delta) {
+        mem.getAndAddInt(OFF_ACTIVE_TXNS, delta);
+    }
+
+    // ------------------------------------------------------------------ read / scan
+
+    @Override
+    public LogEntry read(long lsn) {
+        checkOpen();
+        env.checkValid();
+        if (lsn < Lsn.of(1, LogFileHeader.SIZE)) {
+            throw new IllegalArgumentException("no log record at LSN " + Lsn.toString(lsn));
+        }
+        byte[] rec = null;
+        logLatch.acquire();
+        try {
+            long start = mem.getLong(OFF_BUFFER_START);
+            long end = mem.getLong(OFF_NEXT_LSN);
+            if (lsn >= end) {
+                throw new IllegalArgumentException("LSN " + Lsn.toString(lsn) + " is at or beyond the end of the log "
+                        + Lsn.toString(end));
+            }
+            if (lsn >= start) {
+                int length = mem.getInt(OFF_BUFFER + (lsn - start)); // little-endian platforms only
+                if (length < LogRecordCodec.HEADER_SIZE || lsn + length > end) {
+                    throw new IllegalArgumentException("LSN " + Lsn.toString(lsn) + " is not the start of a record");
+                }
+                rec = new byte[length];
+                mem.getBytes(OFF_BUFFER + (lsn - start), rec, 0, length);
+            }
+        } finally {
+            logLatch.release();
+        }
+        if (rec != null) {
+            return LogRecordCodec.decode("the log buffer", lsn, rec);
+        }
+        try {
+            return readFromFile(lsn);
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("I/O error reading the log at " + Lsn.toString(lsn) + ": " + e, e);
+        }
+    }
+
+    private LogEntry readFromFile(long lsn) throws IOException {
+        int n = Lsn.file(lsn);
+        long off = Lsn.offset(lsn);
+        StorageFile f;
+        try {
+            f = file(n);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException("LSN " + Lsn.toString(lsn) + ": log file "
+                    + LogFileHeader.fileName(n) + " does not exist (archived or removed?)");
+        }
+        ByteBuffer head = ByteBuffer.allocate(LogRecordCodec.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        f.readFully(head, off);
+        int length = head.getInt(LogRecordCodec.OFF_LENGTH);
+        if (length < LogRecordCodec.HEADER_SIZE || off + length > fileSize || length - LogRecordCodec.HEADER_SIZE > bufferSize) {
+            throw new CorruptionException("log record at LSN " + Lsn.toString(lsn) + " in " + f.name()
+                    + " has impossible length " + length);
+        }
+        byte[] rec = new byte[length];
+        f.readFully(ByteBuffer.wrap(rec), off);
+        return LogRecordCodec.decode(f.name(), lsn, rec);
+    }
+
+    @Override
+    public void scan(long from, Predicate<LogEntry> visitor) {
+        checkOpen();
+        int[] numbers = fileNumbers();
+        if (numbers.length == 0) {
+            return;
+        }
+        long lsn = from == Lsn.NULL ? Lsn.of(numbers[0], LogFileHeader.SIZE) : from;
+        while (true) {
+            long end = endLsn();
+            if (lsn >= end) {
+                return;
+            }
+            LogEntry e;
+            try {
+                e = read(lsn);
+            } catch (IllegalArgumentException | CorruptionException ex) {
+                // The end of a file that is not the last: move to the next file.
+                if (Lsn.file(lsn) < Lsn.file(end) && endOfFile(lsn)) {
+                    lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE);
+                    continue;
+                }
+                throw ex;
+            }
+            if (!visitor.test(e)) {
+                return;
+            }
+            lsn = e.nextLsn();
+            if (Lsn.offset(lsn) + LogRecordCodec.HEADER_SIZE > fileSize) {
+                lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE);
+            }
+        }
+    }
+
+    /** True if the record slot at {@code lsn} of a non-last file is the zero end marker. */
+    private boolean endOfFile(long lsn) {
+        try {
+            ByteBuffer head = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            file(Lsn.file(lsn)).readFully(head, Lsn.offset(lsn));
+            return head.getInt(0) == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public long endLsn() {
+        return mem.getLongVolatile(OFF_NEXT_LSN);
+    }
+
+    @Override
+    public long flushedLsn() {
+        return mem.getLongVolatile(OFF_FLUSHED_LSN);
+    }
+
+    @Override
+    public int[] fileNumbers() {
+        try {
+            return storage.list("log.").stream().mapToInt(LogFileHeader::fileNumber).filter(k -> k > 0).sorted().toArray();
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("cannot list log files in " + storage.directory() + ": " + e, e);
+        }
+    }
+
+    @Override
+    public synchronized long forceCount() {
+        return forces;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("log manager of " + storage.directory() + " is closed");
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (StorageFile f : files.values()) {
+            try {
+                f.close();
+            } catch (IOException e) {
+                LOG.debug("closing {}: {}", f.name(), e.toString());
+            }
+        }
+        files.clear();
+    }
+}

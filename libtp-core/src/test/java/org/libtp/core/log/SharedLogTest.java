@@ -1,0 +1,179 @@
+package org.libtp.core.log;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.CorruptionException;
+import org.libtp.core.env.Environment;
+import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.storage.FileStorage;
+
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SharedLogTest {
+    @TempDir
+    Path home;
+
+    static final EnvironmentConfig ENV = EnvironmentConfig.builder().failCheckMillis(0).build();
+    static final LogConfig SMALL = LogConfig.builder().fileSize(64 * 1024).bufferSize(16 * 1024).build();
+
+    static byte[] payload(int i) {
+        return ("record " + i + " " + "x".repeat(i % 300)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void appendReadScanAcrossFilesAndReopen() {
+        List<Long> lsns = new ArrayList<>();
+        try (Environment env = Environment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            for (int i = 0; i < 2_000; i++) {
+                lsns.add(log.append(7, i, i == 0 ? Lsn.NULL : lsns.get(i - 1), payload(i)));
+            }
+            assertTrue(log.fileNumbers().length > 3, "small files must have switched");
+            for (int i = 0; i < lsns.size(); i += 37) { // from files and from the buffer
+                LogEntry e = log.read(lsns.get(i));
+                assertEquals(7, e.type());
+                assertEquals(i, e.txnId());
+                assertArrayEquals(payload(i), e.payload());
+            }
+            log.flush(log.endLsn(), Durability.SYNC);
+            assertEquals(log.endLsn(), log.flushedLsn());
+            List<Long> back = new ArrayList<>();
+            log.scanBackward(lsns.get(1_999), e -> back.add(e.lsn()) && back.size() < 10);
+            assertEquals(lsns.get(1_999), back.get(0));
+            assertEquals(lsns.get(1_990), back.get(9));
+        }
+        try (Environment env = Environment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            List<LogEntry> all = new ArrayList<>();
+            log.scan(Lsn.NULL, all::add);
+            assertEquals(2_000, all.size());
+            for (int i = 0; i < all.size(); i++) {
+                assertEquals(lsns.get(i), all.get(i).lsn());
+                assertArrayEquals(payload(i), all.get(i).payload());
+            }
+            long next = log.append(8, 1, Lsn.NULL, new byte[] {1});
+            assertTrue(next > lsns.get(1_999));
+        }
+    }
+
+    @Test
+    void writeNoSyncReachesTheFileAndNoSyncStaysInTheBuffer() throws Exception {
+        try (Environment env = Environment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            long a = log.append(1, 1, Lsn.NULL, new byte[] {42});
+            log.flush(a + 33, Durability.NO_SYNC);
+            assertEquals(0, readLength(log, a), "NO_SYNC must not write");
+            log.flush(a + 33, Durability.WRITE_NO_SYNC);
+            assertEquals(33, readLength(log, a));
+            long forces = log.forceCount();
+            log.flush(a + 33, Durability.SYNC);
+            assertEquals(forces + 1, log.forceCount());
+            log.flush(a + 33, Durability.SYNC);
+            assertEquals(forces + 1, log.forceCount(), "already flushed: no second force");
+        }
+    }
+
+    private int readLength(SharedLog log, long lsn) throws Exception {
+        try (RandomAccessFile f = new RandomAccessFile(home.resolve(LogFileHeader.fileName(Lsn.file(lsn))).toFile(), "r")) {
+            f.seek(Lsn.offset(lsn));
+            return Integer.reverseBytes(f.readInt());
+        }
+    }
+
+    @Test
+    void tornTailIsTruncatedAndCorruptionInsideIsReported() throws Exception {
+        long a;
+        long b;
+        try (Environment env = Environment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            a = log.append(1, 1, Lsn.NULL, payload(1));
+            b = log.append(1, 1, a, payload(2));
+            log.flush(log.endLsn(), Durability.SYNC);
+        }
+        // Tear the last record: flip a payload byte.
+        Path f = home.resolve(LogFileHeader.fileName(Lsn.file(b)));
+        try (RandomAccessFile r = new RandomAccessFile(f.toFile(), "rw")) {
+            r.seek(Lsn.offset(b) + LogRecordCodec.HEADER_SIZE + 2);
+            r.write('#');
+        }
+        try (Environment env = Environment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            assertEquals(b, log.endLsn(), "the log ends before the torn record");
+            assertArrayEquals(payload(1), log.read(a).payload());
+            assertThrows(IllegalArgumentException.class, () -> log.read(b));
+            long c = log.append(1, 2, Lsn.NULL, payload(3));
+            assertEquals(b, c, "the torn record's space is reused");
+            log.flush(log.endLsn(), Durability.SYNC);
+            // Now damage a record that is not at the tail: reading it is a CorruptionException.
+            try (RandomAccessFile r = new RandomAccessFile(f.toFile(), "rw")) {
+                r.seek(Lsn.offset(a) + LogRecordCodec.HEADER_SIZE + 1);
+                r.write('#');
+            }
+            CorruptionException e = assertThrows(CorruptionException.class, () -> log.read(a));
+            assertTrue(e.getMessage().contains(Lsn.toString(a)) && e.getMessage().contains(f.getFileName().toString()),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void codecAndHeaderLayouts() {
+        assertEquals(0, LogRecordCodec.OFF_LENGTH);
+        assertEquals(4, LogRecordCodec.OFF_CRC);
+        assertEquals(8, LogRecordCodec.OFF_TYPE);
+        assertEquals(12, LogRecordCodec.OFF_RESERVED);
+        assertEquals(16, LogRecordCodec.OFF_TXN);
+        assertEquals(24, LogRecordCodec.OFF_PREV_LSN);
+        assertEquals(32, LogRecordCodec.HEADER_SIZE);
+        assertEquals(0, LogFileHeader.OFF_MAGIC);
+        assertEquals(8, LogFileHeader.OFF_VERSION);
+        assertEquals(16, LogFileHeader.OFF_FILE_NUMBER);
+        assertEquals(24, LogFileHeader.OFF_FILE_SIZE);
+        assertEquals(32, LogFileHeader.OFF_LOG_ID);
+        assertEquals(60, LogFileHeader.OFF_CRC);
+        assertEquals(64, LogFileHeader.SIZE);
+        ByteBuffer r = LogRecordCodec.encode(3, 99, Lsn.of(2, 100), new byte[] {1, 2, 3});
+        LogEntry e = LogRecordCodec.decode("test", Lsn.of(1, 64), r.array());
+        assertEquals(3, e.type());
+        assertEquals(99, e.txnId());
+        assertEquals(Lsn.of(2, 100), e.prevLsn());
+        assertArrayEquals(new byte[] {1, 2, 3}, e.payload());
+        r.array()[LogRecordCodec.HEADER_SIZE] ^= 1;
+        assertThrows(CorruptionException.class, () -> LogRecordCodec.decode("test", Lsn.of(1, 64), r.array()));
+        assertEquals("log.0000000012", LogFileHeader.fileName(12));
+        assertEquals(12, LogFileHeader.fileNumber("log.0000000012"));
+        assertEquals(-1, LogFileHeader.fileNumber("log.12"));
+        assertEquals(Lsn.of(3, 77), Lsn.of(Lsn.file(Lsn.of(3, 77)), Lsn.offset(Lsn.of(3, 77))));
+        assertTrue(Lsn.of(1, 0xFFFF_FFFFL) < Lsn.of(2, 0));
+        ByteBuffer h = LogFileHeader.encode(5, 1 << 20, 1234);
+        assertEquals(1234, LogFileHeader.validate("x", h, 5));
+        assertThrows(CorruptionException.class, () -> LogFileHeader.validate("x", LogFileHeader.encode(5, 1 << 20, 1), 6));
+        ByteBuffer bad = LogFileHeader.encode(5, 1 << 20, 1).order(ByteOrder.LITTLE_ENDIAN);
+        bad.array()[0] = 'X';
+        assertThrows(org.libtp.core.VersionMismatchException.class, () -> LogFileHeader.validate("x", bad, 5));
+    }
+
+    @Test
+    void badArgumentsAndClosedHandles() {
+        Environment env = Environment.open(home, ENV);
+        SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL);
+        assertThrows(IllegalArgumentException.class, () -> log.append(1, 1, 0, null));
+        assertThrows(IllegalArgumentException.class, () -> log.append(1, 1, 0, new byte[16 * 1024]));
+        assertThrows(IllegalArgumentException.class, () -> log.read(Lsn.of(9, 64)));
+        assertThrows(IllegalArgumentException.class, () -> log.read(Lsn.NULL));
+        assertThrows(IllegalArgumentException.class, () -> LogConfig.builder().fileSize(10).build());
+        log.close();
+        assertThrows(IllegalStateException.class, () -> log.append(1, 1, 0, new byte[1]));
+        env.close();
+    }
+}
