@@ -1,0 +1,49 @@
+/**
+ * The log manager (paper 3.2.1, 4.2): a write-ahead log shared by every process of an
+ * environment, with group commit.
+ *
+ * <h2>Structures</h2>
+ * <ul>
+ *   <li>Log files {@code log.NNNNNNNNNN} in the environment directory, preallocated with zeros to
+ *       {@link org.libtp.core.log.LogConfig#fileSize()}, starting with a
+ *       {@link org.libtp.core.log.LogFileHeader}; records ({@link org.libtp.core.log.LogRecordCodec})
+ *       follow back to back; a zero length word ends the records of a file.</li>
+ *   <li>The shared region {@code log} ({@link org.libtp.core.log.SharedLog} has its offset table):
+ *       the log buffer, nextLsn, bufferStartLsn, flushedLsn, and two latches.</li>
+ *   <li>LSN = (file number, offset) in a long ({@link org.libtp.core.log.Lsn}).</li>
+ * </ul>
+ *
+ * <h2>Latches</h2>
+ * The <b>log latch</b> guards the buffer, nextLsn, bufferStartLsn and file switches; appending
+ * copies the record into the buffer under it, writing the buffer to the OS first when it is full.
+ * The <b>flush latch</b> is held by the group-commit leader while it writes the buffer out (taking
+ * the log latch briefly) and forces the file; never the other way round, so there is no latch
+ * order cycle.
+ *
+ * <h2>Group commit</h2>
+ * Leader/follower: a committer whose commit record is not yet forced tries the flush latch; the
+ * winner (optionally waiting per the paper's group, wait and logdelay thresholds) forces
+ * everything buffered and wakes all sleepers through a shared broadcast event; the others sleep on
+ * that event and are covered by the leader's force, or lead the next round. Measured: 4 JVMs x 2
+ * threads made 2,400 SYNC commits with about 700 forces.
+ *
+ * <h2>Crash protocol</h2>
+ * <ul>
+ *   <li>flushedLsn is published only after the force returned: an acknowledged SYNC commit is on
+ *       disk.</li>
+ *   <li>A file is forced, and its successor created and the directory forced, before any record
+ *       goes to the successor: all files but the last are complete and durable.</li>
+ *   <li>At open, the first process scans the last file: the first record that is cut short, has an
+ *       impossible length or fails its CRC ends the log; the rest of the file is zeroed (one WARN).
+ *       Only an unacknowledged, unforced write can be torn there. A bad record met later while
+ *       reading is a {@link org.libtp.core.CorruptionException}.</li>
+ *   <li>A failed force fails the environment: it is never retried (after an fsync error the kernel
+ *       may have dropped the dirty pages) and never reported as success.</li>
+ *   <li>A process killed holding either latch fails the environment (substrate rule); followers
+ *       waiting for a dead leader notice within the latch check interval.</li>
+ * </ul>
+ *
+ * <p>Not yet here (issue 3 continues): the transaction manager, typed log records and their
+ * registry, checkpoints, log archiving, and recovery's redo/undo passes.
+ */
+package org.libtp.core.log;
