@@ -164,6 +164,24 @@ class SharedLogTest {
     }
 
     @Test
+    void logRegionOffsets() {
+        assertEquals(256, SharedLog.OFF_LOG_LATCH);
+        assertEquals(320, SharedLog.OFF_FLUSH_LATCH);
+        assertEquals(384, SharedLog.OFF_NEXT_LSN);
+        assertEquals(392, SharedLog.OFF_BUFFER_START);
+        assertEquals(400, SharedLog.OFF_FLUSHED_LSN);
+        assertEquals(408, SharedLog.OFF_LOG_ID);
+        assertEquals(416, SharedLog.OFF_FLUSH_EVENT);
+        assertEquals(424, SharedLog.OFF_ACTIVE_TXNS);
+        assertEquals(428, SharedLog.OFF_COMMITTERS);
+        assertEquals(432, SharedLog.OFF_FILE_SIZE);
+        assertEquals(440, SharedLog.OFF_BUFFER_SIZE);
+        assertEquals(444, SharedLog.OFF_STATE);
+        assertEquals(4096, SharedLog.OFF_BUFFER);
+        assertEquals(4096 + 16 * 1024, SharedLog.spec(SMALL).size());
+    }
+
+    @Test
     void badArgumentsAndClosedHandles() {
         Environment env = Environment.open(home, ENV);
         SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL);
