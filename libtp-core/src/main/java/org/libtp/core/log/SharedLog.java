@@ -580,8 +580,27 @@ public final class SharedLog implements LogManager {
         }
     }
 
+    /**
+     * Closes this process's log handle. Unless the environment has failed, the log is first
+     * written out and forced, so NO_SYNC and WRITE_NO_SYNC commits survive a clean shutdown (as
+     * Berkeley DB flushes the log when its environment closes).
+     */
     @Override
-    public synchronized void close() {
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (!env.isFailed()) {
+            try {
+                flush(endLsn(), Durability.SYNC);
+            } catch (RuntimeException e) {
+                LOG.warn("could not flush the log while closing: {}", e.toString());
+            }
+        }
+        closeFiles();
+    }
+
+    private synchronized void closeFiles() {
         if (closed) {
             return;
         }

@@ -84,6 +84,20 @@ class SharedLogTest {
         }
     }
 
+    @Test
+    void cleanCloseMakesNoSyncRecordsDurable() {
+        long a;
+        try (Environment env = Environment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            a = log.append(1, 1, Lsn.NULL, payload(5));
+            log.flush(log.endLsn(), Durability.NO_SYNC);
+        }
+        try (Environment env = Environment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            assertArrayEquals(payload(5), log.read(a).payload());
+        }
+    }
+
     private int readLength(SharedLog log, long lsn) throws Exception {
         try (RandomAccessFile f = new RandomAccessFile(home.resolve(LogFileHeader.fileName(Lsn.file(lsn))).toFile(), "r")) {
             f.seek(Lsn.offset(lsn));
