@@ -1,0 +1,43 @@
+package org.libtp.core.log.record;
+
+import org.libtp.core.CorruptionException;
+import org.libtp.core.log.Lsn;
+
+/**
+ * The frozen registry of log record type ids. An id is never reused or renumbered: log files
+ * outlive releases. New types get new ids; a retired type keeps its entry (marked retired).
+ * Ids 1..99 belong to the transaction manager, 100..199 to test record managers, 200..299 to the
+ * B-tree, 300..399 to recno (reserved for the issues that add them).
+ */
+public enum RecordType {
+    TXN_COMMIT(1),
+    TXN_ABORT(2),
+    CHECKPOINT(3),
+    /** The test record manager's slot update: before and after image. */
+    SLOT_UPDATE(100);
+
+    private final int id;
+
+    RecordType(int id) {
+        this.id = id;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    /**
+     * The type with id {@code id}.
+     *
+     * @throws CorruptionException for an id this LibTP does not know, naming the LSN
+     */
+    public static RecordType of(int id, long lsn) {
+        for (RecordType t : values()) {
+            if (t.id == id) {
+                return t;
+            }
+        }
+        throw new CorruptionException("unknown log record type id " + id + " at LSN " + Lsn.toString(lsn)
+                + ": the log was written by a newer LibTP, or is damaged");
+    }
+}

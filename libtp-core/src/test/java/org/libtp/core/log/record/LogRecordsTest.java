@@ -1,0 +1,90 @@
+package org.libtp.core.log.record;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.CorruptionException;
+import org.libtp.core.env.Environment;
+import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.log.LogConfig;
+import org.libtp.core.log.LogEntry;
+import org.libtp.core.log.LogPrinter;
+import org.libtp.core.log.Lsn;
+import org.libtp.core.log.SharedLog;
+import org.libtp.core.storage.FileStorage;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LogRecordsTest {
+    static final List<LogRecord> SAMPLES = List.of(
+            new LogRecord.TxnCommit(1_700_000_000_000L),
+            new LogRecord.TxnAbort(),
+            new LogRecord.Checkpoint(Lsn.of(3, 64), List.of(new LogRecord.ActiveTxn(7, Lsn.of(2, 100)),
+                    new LogRecord.ActiveTxn(9, Lsn.of(3, 80)))),
+            new LogRecord.Checkpoint(Lsn.NULL, List.of()),
+            new LogRecord.SlotUpdate(1, 42, new byte[] {1, 2, 3}, new byte[] {4, 5}),
+            new LogRecord.SlotUpdate(2, 0, new byte[0], new byte[100]));
+
+    @Test
+    void everyTypeRoundTrips() {
+        assertEquals(RecordType.values().length, SAMPLES.stream().map(LogRecord::type).distinct().count(),
+                "a sample per record type");
+        for (LogRecord r : SAMPLES) {
+            LogEntry e = new LogEntry(Lsn.of(1, 64), r.type().id(), 5, Lsn.NULL, LogRecords.encode(r));
+            assertEquals(r, LogRecords.decode(e));
+            assertTrue(LogRecords.print(e).contains(r.type().name()), LogRecords.print(e));
+        }
+    }
+
+    @Test
+    void typeIdsAreFrozen() {
+        assertEquals(1, RecordType.TXN_COMMIT.id());
+        assertEquals(2, RecordType.TXN_ABORT.id());
+        assertEquals(3, RecordType.CHECKPOINT.id());
+        assertEquals(100, RecordType.SLOT_UPDATE.id());
+    }
+
+    @Test
+    void unknownTypeAndMalformedPayloadsAreCorruption() {
+        CorruptionException u = assertThrows(CorruptionException.class,
+                () -> LogRecords.decode(new LogEntry(Lsn.of(4, 128), 9999, 1, 0, new byte[0])));
+        assertTrue(u.getMessage().contains("9999") && u.getMessage().contains("(4,128)"), u.getMessage());
+        byte[] ok = LogRecords.encode(SAMPLES.get(4));
+        for (int cut = 0; cut < ok.length; cut++) {
+            byte[] shorter = java.util.Arrays.copyOf(ok, cut);
+            assertThrows(CorruptionException.class,
+                    () -> LogRecords.decode(new LogEntry(Lsn.of(1, 64), RecordType.SLOT_UPDATE.id(), 1, 0, shorter)));
+        }
+        byte[] longer = java.util.Arrays.copyOf(ok, ok.length + 1);
+        assertThrows(CorruptionException.class,
+                () -> LogRecords.decode(new LogEntry(Lsn.of(1, 64), RecordType.SLOT_UPDATE.id(), 1, 0, longer)));
+        byte[] hugeCount = LogRecords.encode(new LogRecord.Checkpoint(0, List.of()));
+        hugeCount[8] = (byte) 0xFF; // n = 255 with no entries
+        assertThrows(CorruptionException.class,
+                () -> LogRecords.decode(new LogEntry(Lsn.of(1, 64), RecordType.CHECKPOINT.id(), 1, 0, hugeCount)));
+    }
+
+    @Test
+    void printerPrintsALogWrittenByTheLogManager(@TempDir Path home) throws Exception {
+        try (Environment env = Environment.open(home, EnvironmentConfig.builder().failCheckMillis(0).build());
+             SharedLog log = SharedLog.open(env, new FileStorage(home), LogConfig.defaults())) {
+            long prev = Lsn.NULL;
+            for (LogRecord r : SAMPLES) {
+                prev = log.append(r.type().id(), 11, prev, LogRecords.encode(r));
+            }
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        assertTrue(LogPrinter.print(new FileStorage(home), new PrintStream(bytes, true, StandardCharsets.UTF_8)));
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(SAMPLES.size() + 1, out.lines().count(), out);
+        assertTrue(out.contains("SLOT_UPDATE file 1 slot 42 before 010203 after 0405"), out);
+        assertTrue(out.contains("CHECKPOINT previous (3,64)"), out);
+    }
+}
