@@ -30,10 +30,12 @@ public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbor
     }
 
     /**
-     * A fuzzy checkpoint: the transactions active at the time and their first LSNs (recovery
-     * starts its undo horizon there); the buffer manager adds its dirty-page table later.
+     * A fuzzy checkpoint. Every change logged before {@code redoLsn} was durable in the data
+     * files when this record was written, so recovery redoes from {@code redoLsn}; the
+     * transactions active then (with their first LSNs) may still need undo from further back.
+     * The buffer manager adds its dirty-page table later.
      */
-    record Checkpoint(long previousCheckpoint, List<ActiveTxn> active) implements LogRecord {
+    record Checkpoint(long redoLsn, List<ActiveTxn> active) implements LogRecord {
         public Checkpoint {
             active = List.copyOf(active);
         }

@@ -17,7 +17,7 @@ import java.util.List;
  * <pre>
  *  TXN_COMMIT   u64 timeMillis
  *  TXN_ABORT    (empty)
- *  CHECKPOINT   u64 previousCheckpoint | u32 n | n x {u64 txnId, u64 firstLsn}
+ *  CHECKPOINT   u64 redoLsn | u32 n | n x {u64 txnId, u64 firstLsn}
  *  SLOT_UPDATE  u32 fileId | u32 slot | u32 beforeLength | before | u32 afterLength | after
  * </pre>
  */
@@ -34,7 +34,7 @@ public final class LogRecords {
             case CHECKPOINT -> {
                 LogRecord.Checkpoint c = (LogRecord.Checkpoint) r;
                 ByteBuffer x = buffer(12 + 16 * c.active().size());
-                x.putLong(c.previousCheckpoint()).putInt(c.active().size());
+                x.putLong(c.redoLsn()).putInt(c.active().size());
                 for (LogRecord.ActiveTxn t : c.active()) {
                     x.putLong(t.txnId()).putLong(t.firstLsn());
                 }
@@ -113,7 +113,7 @@ public final class LogRecords {
         return head + switch (r.type()) {
             case TXN_COMMIT -> "TXN_COMMIT at " + java.time.Instant.ofEpochMilli(((LogRecord.TxnCommit) r).timeMillis());
             case TXN_ABORT -> "TXN_ABORT";
-            case CHECKPOINT -> "CHECKPOINT previous " + Lsn.toString(((LogRecord.Checkpoint) r).previousCheckpoint())
+            case CHECKPOINT -> "CHECKPOINT redo from " + Lsn.toString(((LogRecord.Checkpoint) r).redoLsn())
                     + " active " + ((LogRecord.Checkpoint) r).active();
             case SLOT_UPDATE -> {
                 LogRecord.SlotUpdate u = (LogRecord.SlotUpdate) r;

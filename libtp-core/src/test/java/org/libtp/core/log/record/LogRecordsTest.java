@@ -85,6 +85,6 @@ class LogRecordsTest {
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(SAMPLES.size() + 1, out.lines().count(), out);
         assertTrue(out.contains("SLOT_UPDATE file 1 slot 42 before 010203 after 0405"), out);
-        assertTrue(out.contains("CHECKPOINT previous (3,64)"), out);
+        assertTrue(out.contains("CHECKPOINT redo from (3,64)"), out);
     }
 }
