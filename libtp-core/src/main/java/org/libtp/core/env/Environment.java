@@ -239,6 +239,23 @@ public final class Environment implements AutoCloseable {
         return shared;
     }
 
+    /** Registers a manager's {@link FailCheckListener} for this process. */
+    public void addFailCheckListener(FailCheckListener listener) {
+        live().addListener(listener);
+    }
+
+    public void removeFailCheckListener(FailCheckListener listener) {
+        shared.removeListener(listener);
+    }
+
+    /**
+     * The generation of registry slot {@code slot} if a process holds it now, else -1. A record
+     * of (slot, generation) names one attachment of one process, robust to slot reuse.
+     */
+    public long slotGeneration(int slot) {
+        return live().slotGeneration(slot);
+    }
+
     /** Closes this handle; the last handle of the JVM detaches the process. Idempotent. */
     @Override
     public void close() {

@@ -61,6 +61,7 @@ final class SharedEnvironment implements SyncContext {
     private final Futex futex;
     private final long checkIntervalNanos;
     private final Map<String, Region> regions = new HashMap<>();
+    private final List<FailCheckListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Thread monitor;
     private int refs = 1;
     private volatile boolean closed;
@@ -547,34 +548,74 @@ final class SharedEnvironment implements SyncContext {
      *
      * @throws RunRecoveryException if the environment is (or is now) failed
      */
+    void addListener(FailCheckListener l) {
+        listeners.add(l);
+    }
+
+    void removeListener(FailCheckListener l) {
+        listeners.remove(l);
+    }
+
+    /** The generation of slot {@code s} if it is in use, else -1. */
+    long slotGeneration(int s) {
+        if (s < 0 || s >= maxProcesses) {
+            return -1;
+        }
+        long at = slotOffset(maxRegions, s);
+        if (mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
+            return -1;
+        }
+        return mem.getLong(at + SLOT_GENERATION);
+    }
+
     synchronized int failCheck() {
         checkValid();
         int freed = 0;
+        List<Integer> dead = new ArrayList<>();
+        List<FileLock> held = new ArrayList<>();
         try {
-            for (int s = 0; s < maxProcesses; s++) {
-                long at = slotOffset(maxRegions, s);
-                if (s == slot || mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
-                    continue;
-                }
-                FileLock lock = lockFile.tryLockSlot(s);
-                if (lock == null) {
-                    continue; // alive
-                }
-                try {
+            try {
+                for (int s = 0; s < maxProcesses; s++) {
+                    long at = slotOffset(maxRegions, s);
+                    if (s == slot || mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
+                        continue;
+                    }
+                    FileLock lock = lockFile.tryLockSlot(s);
+                    if (lock == null) {
+                        continue; // alive
+                    }
+                    held.add(lock);
                     if (mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
                         continue; // closed cleanly between our two looks
                     }
                     long pid = mem.getLong(at + SLOT_PID);
-                    String held = findLatchHeldBy(s + 1);
-                    if (held != null) {
-                        throw fail("process " + pid + " (slot " + s + ") died holding " + held);
+                    String latch = findLatchHeldBy(s + 1);
+                    if (latch != null) {
+                        throw fail("process " + pid + " (slot " + s + ") died holding " + latch);
                     }
+                    dead.add(s);
+                }
+                int[] deadSlots = dead.stream().mapToInt(Integer::intValue).toArray();
+                for (FailCheckListener l : listeners) {
+                    try {
+                        l.failCheck(deadSlots);
+                    } catch (RunRecoveryException e) {
+                        throw e;
+                    } catch (RuntimeException e) {
+                        throw fail("failCheck could not clean up after dead processes: " + e);
+                    }
+                }
+                for (int s : deadSlots) {
+                    long at = slotOffset(maxRegions, s);
+                    long pid = mem.getLong(at + SLOT_PID);
                     mem.putIntVolatile(at + SLOT_STATE, SLOT_FREE);
                     freed++;
                     LOG.info("failCheck: process {} (slot {}) of {} died holding no latch; slot freed",
                             pid, s, home);
-                } finally {
-                    lockFile.release(lock);
+                }
+            } finally {
+                for (FileLock l : held) {
+                    lockFile.release(l);
                 }
             }
         } catch (IOException e) {
