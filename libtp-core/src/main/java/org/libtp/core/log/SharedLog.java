@@ -550,6 +550,28 @@ public final class SharedLog implements LogManager {
         }
     }
 
+    /** Configured size of each log file. */
+    public long fileSize() {
+        return fileSize;
+    }
+
+    /** Deletes log file {@code n} (archiving); never the current one. */
+    public synchronized void removeFile(int n) {
+        checkOpen();
+        if (n >= Lsn.file(endLsn())) {
+            throw new IllegalArgumentException("log file " + LogFileHeader.fileName(n) + " is the current log file");
+        }
+        try {
+            StorageFile f = files.remove(n);
+            if (f != null) {
+                f.close();
+            }
+            storage.delete(LogFileHeader.fileName(n));
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("cannot remove log file " + LogFileHeader.fileName(n) + ": " + e, e);
+        }
+    }
+
     @Override
     public long endLsn() {
         return mem.getLongVolatile(OFF_NEXT_LSN);

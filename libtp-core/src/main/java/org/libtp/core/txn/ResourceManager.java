@@ -1,0 +1,48 @@
+package org.libtp.core.txn;
+
+import org.libtp.core.log.LogEntry;
+import org.libtp.core.log.record.LogRecord;
+import org.libtp.core.log.record.RecordType;
+
+import java.util.Set;
+
+/**
+ * A record manager as the transaction manager sees it (paper 3.2.6): the log record types it
+ * owns, their redo and undo, and how to make its changes durable at a checkpoint. Registered with
+ * the transaction manager when it opens, before recovery runs; the registry is then frozen.
+ *
+ * <p>Redo must be idempotent and state-based: recovery may apply a record whose effect is
+ * already in the data, and a crash during recovery runs it again.
+ */
+public interface ResourceManager {
+
+    /** The record types this manager redoes and undoes. */
+    Set<RecordType> types();
+
+    /** Loads the durable state (as of the last checkpoint or later) before recovery's passes. */
+    void beforeRecovery();
+
+    /** Re-applies a logged change (forward pass of recovery). */
+    void redo(LogEntry entry, LogRecord record);
+
+    /**
+     * Rolls back a logged change (abort, failCheck of a dead process, and recovery's backward
+     * pass over losers). Under the same latch a normal update takes, the manager logs the
+     * compensation (the inverse change, a normal redoable record) through {@code clr} and then
+     * applies it — so recovery's redo pass repeats aborts too, and an aborted transaction never
+     * needs undo again.
+     */
+    void undo(LogEntry entry, LogRecord record, CompensationLog clr);
+
+    /** Appends a compensation record to the chain of the transaction being rolled back. */
+    @FunctionalInterface
+    interface CompensationLog {
+        long log(LogRecord compensation);
+    }
+
+    /**
+     * Makes every change logged before {@code redoLsn} durable in the data files. The log is
+     * already forced through {@code redoLsn} (write-ahead rule).
+     */
+    void checkpoint(long redoLsn);
+}

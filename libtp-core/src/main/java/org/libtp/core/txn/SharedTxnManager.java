@@ -1,0 +1,504 @@
+package org.libtp.core.txn;
+
+import org.libtp.core.CapacityExceededException;
+import org.libtp.core.CorruptionException;
+import org.libtp.core.env.Environment;
+import org.libtp.core.env.FailCheckListener;
+import org.libtp.core.env.RegionSpec;
+import org.libtp.core.log.Durability;
+import org.libtp.core.log.LogEntry;
+import org.libtp.core.log.LogRecordCodec;
+import org.libtp.core.log.Lsn;
+import org.libtp.core.log.SharedLog;
+import org.libtp.core.log.record.LogRecord;
+import org.libtp.core.log.record.LogRecords;
+import org.libtp.core.log.record.RecordType;
+import org.libtp.core.memory.Memory;
+import org.libtp.core.region.LatchArray;
+import org.libtp.core.region.Region;
+import org.libtp.core.sync.Latch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The transaction manager on a shared region ({@code __libtp.rgn.txn}).
+ *
+ * <pre>
+ *  offset  size  field
+ *  ------  ----  -------------------------------------------------------------
+ *     256    64  txn latch         guards the table's free/used states and nextTxnId
+ *     320    64  checkpoint latch  one checkpoint at a time
+ *     384     8  nextTxnId
+ *     392     8  lastCheckpointLsn  LSN of the last checkpoint record
+ *     400     8  lastCheckpointRedo its redo LSN
+ *     408     4  maxTransactions
+ *     412     4  state             0 = recovery not yet run
+ *     416     4  activeCount
+ *    1024  64*T  transaction table, T = maxTransactions entries:
+ *                  0  4 state 0 free / 1 running / 2 committing / 3 aborting
+ *                  4  4 owner process slot
+ *                  8  8 owner slot generation
+ *                 16  8 txnId
+ *                 24  8 firstLsn  (a lower bound, published before the first append)
+ *                 32  8 lastLsn   (published right after each append)
+ *                 40  8 begin time, ms since the epoch
+ * </pre>
+ *
+ * See the package note for the protocols.
+ */
+public final class SharedTxnManager implements TransactionManager {
+    private static final Logger LOG = LoggerFactory.getLogger(SharedTxnManager.class);
+
+    static final long OFF_TXN_LATCH = 256;
+    static final long OFF_CKP_LATCH = 320;
+    static final long OFF_NEXT_ID = 384;
+    static final long OFF_LAST_CKP = 392;
+    static final long OFF_LAST_CKP_REDO = 400;
+    static final long OFF_MAX = 408;
+    static final long OFF_STATE = 412;
+    static final long OFF_ACTIVE = 416;
+    static final long OFF_TABLE = 1024;
+    static final int ENTRY = 64;
+    static final int E_STATE = 0;
+    static final int E_OWNER = 4;
+    static final int E_OWNER_GEN = 8;
+    static final int E_ID = 16;
+    static final int E_FIRST = 24;
+    static final int E_LAST = 32;
+    static final int E_BEGIN = 40;
+    static final int FREE = 0;
+    static final int RUNNING = 1;
+    static final int COMMITTING = 2;
+    static final int ABORTING = 3;
+
+    private final Environment env;
+    private final SharedLog log;
+    private final TxnConfig config;
+    private final Memory mem;
+    private final Latch txnLatch;
+    private final Latch ckpLatch;
+    private final int max;
+    private final Map<RecordType, ResourceManager> managers = new EnumMap<>(RecordType.class);
+    private final List<ResourceManager> managerList;
+    private final FailCheckListener listener = this::cleanUpDead;
+    private volatile boolean closed;
+
+    private SharedTxnManager(Environment env, SharedLog log, TxnConfig config, Region region,
+                             List<ResourceManager> rms) {
+        this.env = env;
+        this.log = log;
+        this.config = config;
+        this.mem = region.memory();
+        this.txnLatch = env.latch(region, OFF_TXN_LATCH, "transaction table latch");
+        this.ckpLatch = env.latch(region, OFF_CKP_LATCH, "checkpoint latch");
+        this.max = config.maxTransactions();
+        this.managerList = List.copyOf(rms);
+        for (ResourceManager rm : rms) {
+            for (RecordType t : rm.types()) {
+                if (managers.put(t, rm) != null) {
+                    throw new IllegalArgumentException("two resource managers claim record type " + t);
+                }
+            }
+        }
+    }
+
+    static RegionSpec spec(TxnConfig config) {
+        return new RegionSpec("txn", OFF_TABLE + (long) ENTRY * config.maxTransactions(), 1,
+                new LatchArray(OFF_TXN_LATCH, 64, 2));
+    }
+
+    /**
+     * Opens the transaction manager with the record managers whose records it will redo and
+     * undo. The first process to open it after the regions were (re)built runs recovery; the
+     * others wait for it.
+     */
+    public static SharedTxnManager open(Environment env, SharedLog log, TxnConfig config, List<ResourceManager> rms) {
+        Region region = env.region(spec(config));
+        SharedTxnManager tm = new SharedTxnManager(env, log, config, region, rms);
+        tm.txnLatch.acquire();
+        try {
+            if (tm.mem.getIntVolatile(OFF_STATE) == 0) {
+                tm.mem.putInt(OFF_MAX, config.maxTransactions());
+                tm.recover();
+                tm.mem.putIntVolatile(OFF_STATE, 1);
+            } else if (tm.mem.getInt(OFF_MAX) != config.maxTransactions()) {
+                throw new IllegalArgumentException("maxTransactions " + config.maxTransactions()
+                        + " differs from the running environment's " + tm.mem.getInt(OFF_MAX));
+            }
+        } finally {
+            tm.txnLatch.release();
+        }
+        if (tm.mem.getIntVolatile(OFF_STATE) == 1 && tm.mem.getLong(OFF_LAST_CKP) == Lsn.NULL) {
+            tm.checkpoint();
+        }
+        env.addFailCheckListener(tm.listener);
+        return tm;
+    }
+
+    // ------------------------------------------------------------------ begin / log / end
+
+    private long entry(int i) {
+        return OFF_TABLE + (long) ENTRY * i;
+    }
+
+    @Override
+    public Transaction begin() {
+        return begin(config.durability());
+    }
+
+    @Override
+    public Transaction begin(Durability durability) {
+        if (durability == null) {
+            throw new IllegalArgumentException("durability must not be null");
+        }
+        checkOpen();
+        env.checkValid();
+        txnLatch.acquire();
+        try {
+            for (int i = 0; i < max; i++) {
+                long e = entry(i);
+                if (mem.getIntVolatile(e + E_STATE) == FREE) {
+                    long id = mem.getLong(OFF_NEXT_ID);
+                    mem.putLong(OFF_NEXT_ID, id + 1);
+                    int slot = env.processSlot();
+                    mem.putInt(e + E_OWNER, slot);
+                    mem.putLong(e + E_OWNER_GEN, env.slotGeneration(slot));
+                    mem.putLong(e + E_ID, id);
+                    mem.putLongVolatile(e + E_FIRST, Lsn.NULL);
+                    mem.putLongVolatile(e + E_LAST, Lsn.NULL);
+                    mem.putLong(e + E_BEGIN, System.currentTimeMillis());
+                    mem.putIntVolatile(e + E_STATE, RUNNING);
+                    mem.getAndAddInt(OFF_ACTIVE, 1);
+                    log.activeTransactions(1);
+                    return new Transaction(this, i, id, durability);
+                }
+            }
+        } finally {
+            txnLatch.release();
+        }
+        throw new CapacityExceededException("the transaction table of " + env.home() + " is full ("
+                + max + " active transactions); raise TxnConfig.maxTransactions (takes effect when the "
+                + "environment is next created)");
+    }
+
+    long log(Transaction t, LogRecord record) {
+        t.checkActive();
+        long e = entry(t.slot);
+        if (t.firstLsn == Lsn.NULL) {
+            // A lower bound of the first LSN, published before the append: a checkpoint that
+            // misses it is sure to see this transaction's records after its redo point.
+            mem.putLongVolatile(e + E_FIRST, log.endLsn());
+        }
+        long lsn = log.append(record.type().id(), t.id, t.lastLsn, LogRecords.encode(record));
+        if (t.firstLsn == Lsn.NULL) {
+            t.firstLsn = lsn;
+        }
+        t.lastLsn = lsn;
+        mem.putLongVolatile(e + E_LAST, lsn);
+        return lsn;
+    }
+
+    @Override
+    public void commit(Transaction t) {
+        checkOpen();
+        t.checkActive();
+        env.checkValid();
+        long e = entry(t.slot);
+        if (t.lastLsn != Lsn.NULL) {
+            mem.putIntVolatile(e + E_STATE, COMMITTING);
+            byte[] payload = LogRecords.encode(new LogRecord.TxnCommit(System.currentTimeMillis()));
+            long lsn = log.append(RecordType.TXN_COMMIT.id(), t.id, t.lastLsn, payload);
+            t.lastLsn = lsn;
+            mem.putLongVolatile(e + E_LAST, lsn);
+            log.flush(lsn + LogRecordCodec.HEADER_SIZE + payload.length, t.durability);
+        }
+        end(t);
+        maybeCheckpoint();
+    }
+
+    @Override
+    public void abort(Transaction t) {
+        checkOpen();
+        t.checkActive();
+        env.checkValid();
+        long e = entry(t.slot);
+        mem.putIntVolatile(e + E_STATE, ABORTING);
+        if (t.lastLsn != Lsn.NULL) {
+            t.lastLsn = undo(t.id, t.lastLsn, e);
+            log.append(RecordType.TXN_ABORT.id(), t.id, t.lastLsn, LogRecords.encode(new LogRecord.TxnAbort()));
+        }
+        end(t);
+    }
+
+    private void end(Transaction t) {
+        t.finished = true;
+        long e = entry(t.slot);
+        mem.putIntVolatile(e + E_STATE, FREE);
+        mem.getAndAddInt(OFF_ACTIVE, -1);
+        log.activeTransactions(-1);
+    }
+
+    /**
+     * log_unroll: undoes the records of transaction {@code txnId} from {@code lastLsn} backwards,
+     * logging a compensation record per undone change, chained after the transaction's last
+     * record. Returns the new last LSN of the chain. {@code entryOffset} (or -1) is the table
+     * entry whose lastLsn to keep current.
+     */
+    private long undo(long txnId, long lastLsn, long entryOffset) {
+        long[] chain = {lastLsn};
+        ResourceManager.CompensationLog clr = rec -> {
+            long lsn = log.append(rec.type().id(), txnId, chain[0], LogRecords.encode(rec));
+            chain[0] = lsn;
+            if (entryOffset >= 0) {
+                mem.putLongVolatile(entryOffset + E_LAST, lsn);
+            }
+            return lsn;
+        };
+        log.scanBackward(lastLsn, entry -> {
+            LogRecord r = LogRecords.decode(entry);
+            switch (r.type()) {
+                case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> {
+                }
+                case SLOT_UPDATE -> manager(r.type(), entry).undo(entry, r, clr);
+            }
+            return true;
+        });
+        return chain[0];
+    }
+
+    private ResourceManager manager(RecordType type, LogEntry e) {
+        ResourceManager rm = managers.get(type);
+        if (rm == null) {
+            if (type == RecordType.CHECKPOINT) {
+                throw new CorruptionException("checkpoint record at " + Lsn.toString(e.lsn())
+                        + " is in the chain of transaction " + e.txnId());
+            }
+            throw new IllegalStateException("no resource manager registered for " + type + " records (LSN "
+                    + Lsn.toString(e.lsn()) + "); open the transaction manager with it");
+        }
+        return rm;
+    }
+
+    @Override
+    public int activeCount() {
+        return mem.getIntVolatile(OFF_ACTIVE);
+    }
+
+    // ------------------------------------------------------------------ checkpoints
+
+    private void maybeCheckpoint() {
+        if (config.checkpointBytes() == 0) {
+            return;
+        }
+        long end = log.endLsn();
+        long redo = mem.getLongVolatile(OFF_LAST_CKP_REDO);
+        long distance = (Lsn.file(end) - (long) Lsn.file(redo)) * log.fileSize() + Lsn.offset(end) - Lsn.offset(redo);
+        if (distance > config.checkpointBytes()) {
+            if (ckpLatch.tryAcquire()) { // someone is already at it otherwise
+                ckpLatch.release();
+                checkpoint();
+            }
+        }
+    }
+
+    @Override
+    public long checkpoint() {
+        checkOpen();
+        env.checkValid();
+        ckpLatch.acquire();
+        try {
+            long redo = log.endLsn();
+            List<LogRecord.ActiveTxn> active = new ArrayList<>();
+            for (int i = 0; i < max; i++) {
+                long e = entry(i);
+                if (mem.getIntVolatile(e + E_STATE) != FREE) {
+                    long first = mem.getLongVolatile(e + E_FIRST);
+                    if (first != Lsn.NULL) {
+                        active.add(new LogRecord.ActiveTxn(mem.getLong(e + E_ID), first));
+                    }
+                }
+            }
+            log.flush(redo, Durability.SYNC); // write-ahead: the log before the data
+            for (ResourceManager rm : managerList) {
+                rm.checkpoint(redo);
+            }
+            byte[] payload = LogRecords.encode(new LogRecord.Checkpoint(redo, active));
+            long lsn = log.append(RecordType.CHECKPOINT.id(), 0, Lsn.NULL, payload);
+            log.flush(lsn + LogRecordCodec.HEADER_SIZE + payload.length, Durability.SYNC);
+            mem.putLongVolatile(OFF_LAST_CKP, lsn);
+            mem.putLongVolatile(OFF_LAST_CKP_REDO, redo);
+            return lsn;
+        } finally {
+            ckpLatch.release();
+        }
+    }
+
+    /**
+     * Log files that recovery no longer needs: every record in them is before the last
+     * checkpoint's redo point and before the first record of every active transaction. Like
+     * {@code db_archive}; the caller may copy them elsewhere, then {@link #removeLogFiles}.
+     */
+    public int[] archivableLogFiles() {
+        long horizon = mem.getLongVolatile(OFF_LAST_CKP_REDO);
+        for (int i = 0; i < max; i++) {
+            long e = entry(i);
+            if (mem.getIntVolatile(e + E_STATE) != FREE) {
+                long first = mem.getLongVolatile(e + E_FIRST);
+                if (first != Lsn.NULL && first < horizon) {
+                    horizon = first;
+                }
+            }
+        }
+        int limit = Lsn.file(horizon);
+        return java.util.Arrays.stream(log.fileNumbers()).filter(n -> n < limit).toArray();
+    }
+
+    /** Deletes the log files {@link #archivableLogFiles()} names; returns how many. */
+    public int removeLogFiles() {
+        int[] files = archivableLogFiles();
+        for (int n : files) {
+            log.removeFile(n);
+        }
+        return files.length;
+    }
+
+    // ------------------------------------------------------------------ recovery
+
+    /** Under the txn latch, in the first process: the paper's log_roll, then undo of losers. */
+    private void recover() {
+        long t0 = System.nanoTime();
+        for (ResourceManager rm : managerList) {
+            rm.beforeRecovery();
+        }
+        Map<Long, Long> last = new HashMap<>();
+        Set<Long> ended = new HashSet<>();
+        long[] maxId = {0};
+        long[] ckp = {Lsn.NULL, Lsn.NULL}; // checkpoint LSN, its redo LSN
+        log.scan(Lsn.NULL, e -> {
+            LogRecord r = LogRecords.decode(e); // unknown types fail here, naming the LSN
+            if (e.txnId() != 0) {
+                last.put(e.txnId(), e.lsn());
+                maxId[0] = Math.max(maxId[0], e.txnId());
+            }
+            switch (r.type()) {
+                case TXN_COMMIT, TXN_ABORT -> ended.add(e.txnId());
+                case CHECKPOINT -> {
+                    ckp[0] = e.lsn();
+                    ckp[1] = ((LogRecord.Checkpoint) r).redoLsn();
+                }
+                case SLOT_UPDATE -> manager(r.type(), e); // checks a manager exists
+            }
+            return true;
+        });
+        int[] redone = {0};
+        log.scan(ckp[1], e -> {
+            LogRecord r = LogRecords.decode(e);
+            switch (r.type()) {
+                case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> {
+                }
+                case SLOT_UPDATE -> {
+                    manager(r.type(), e).redo(e, r);
+                    redone[0]++;
+                }
+            }
+            return true;
+        });
+        List<Long> losers = new ArrayList<>();
+        for (Map.Entry<Long, Long> t : last.entrySet()) {
+            if (!ended.contains(t.getKey())) {
+                losers.add(t.getKey());
+            }
+        }
+        // Losers: transactions with neither a commit nor an abort record. (Aborted ones logged
+        // compensations, which the redo pass repeated.) With two-phase locking no two losers
+        // touched the same data, so undoing them one after another is as good as a global
+        // reverse-LSN pass.
+        for (long id : losers) {
+            long end = undo(id, last.get(id), -1);
+            log.append(RecordType.TXN_ABORT.id(), id, end, LogRecords.encode(new LogRecord.TxnAbort()));
+        }
+        mem.putLong(OFF_NEXT_ID, maxId[0] + 1);
+        mem.putLongVolatile(OFF_LAST_CKP, ckp[0]);
+        mem.putLongVolatile(OFF_LAST_CKP_REDO, ckp[1] == Lsn.NULL ? log.endLsn() : ckp[1]);
+        if (redone[0] > 0 || !losers.isEmpty()) {
+            LOG.info("recovery of {}: redid {} records from {}, rolled back {} transactions, in {} ms",
+                    env.home(), redone[0], Lsn.toString(ckp[1]), losers.size(), (System.nanoTime() - t0) / 1_000_000);
+        }
+        // The checkpoint that ends recovery is taken by open(), outside the txn latch.
+        mem.putLongVolatile(OFF_LAST_CKP, Lsn.NULL);
+    }
+
+    // ------------------------------------------------------------------ dead processes
+
+    /** Aborts the transactions of processes that are gone (failCheck listener). */
+    private void cleanUpDead(int[] deadSlots) {
+        if (closed) {
+            return;
+        }
+        Set<Integer> dead = new HashSet<>();
+        for (int s : deadSlots) {
+            dead.add(s);
+        }
+        for (int i = 0; i < max; i++) {
+            long e = entry(i);
+            int state = mem.getIntVolatile(e + E_STATE);
+            if (state == FREE) {
+                continue;
+            }
+            int owner = mem.getInt(e + E_OWNER);
+            boolean gone = dead.contains(owner) || env.slotGeneration(owner) != mem.getLong(e + E_OWNER_GEN);
+            if (!gone) {
+                continue;
+            }
+            long id = mem.getLong(e + E_ID);
+            long lastLsn = mem.getLongVolatile(e + E_LAST);
+            // A committer may have died after appending its commit record and before publishing
+            // it as lastLsn: look for it after lastLsn.
+            boolean committed = state == COMMITTING && committedAfter(id, lastLsn);
+            if (!committed && lastLsn != Lsn.NULL) {
+                mem.putIntVolatile(e + E_STATE, ABORTING);
+                long end = undo(id, lastLsn, e);
+                log.append(RecordType.TXN_ABORT.id(), id, end, LogRecords.encode(new LogRecord.TxnAbort()));
+            }
+            LOG.info("failCheck: transaction {} of dead process slot {} {}", id, owner,
+                    committed ? "had committed" : "rolled back");
+            mem.putIntVolatile(e + E_STATE, FREE);
+            mem.getAndAddInt(OFF_ACTIVE, -1);
+            log.activeTransactions(-1);
+        }
+    }
+
+    private boolean committedAfter(long txnId, long from) {
+        boolean[] found = {false};
+        log.scan(from == Lsn.NULL ? Lsn.NULL : from, e -> {
+            if (e.txnId() == txnId && e.type() == RecordType.TXN_COMMIT.id()) {
+                found[0] = true;
+                return false;
+            }
+            return true;
+        });
+        return found[0];
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("transaction manager of " + env.home() + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            env.removeFailCheckListener(listener);
+        }
+    }
+}

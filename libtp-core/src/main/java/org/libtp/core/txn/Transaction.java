@@ -1,0 +1,64 @@
+package org.libtp.core.txn;
+
+import org.libtp.core.log.Durability;
+import org.libtp.core.log.Lsn;
+import org.libtp.core.log.record.LogRecord;
+
+/**
+ * A transaction handle (paper 3.2.5). Use from one thread at a time. After
+ * {@link TransactionManager#commit} or {@link TransactionManager#abort} every use throws
+ * {@link IllegalStateException}.
+ */
+public final class Transaction {
+    private final SharedTxnManager manager;
+    final int slot;
+    final long id;
+    final Durability durability;
+    long firstLsn = Lsn.NULL;
+    long lastLsn = Lsn.NULL;
+    boolean finished;
+
+    Transaction(SharedTxnManager manager, int slot, long id, Durability durability) {
+        this.manager = manager;
+        this.slot = slot;
+        this.id = id;
+        this.durability = durability;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public Durability durability() {
+        return durability;
+    }
+
+    /** LSN of this transaction's last record, {@link Lsn#NULL} if it wrote none. */
+    public long lastLsn() {
+        return lastLsn;
+    }
+
+    public boolean isFinished() {
+        return finished;
+    }
+
+    /**
+     * Logs a change made by a record manager on behalf of this transaction (before the change
+     * reaches any data page: write-ahead). Returns its LSN.
+     */
+    public long log(LogRecord record) {
+        return manager.log(this, record);
+    }
+
+    void checkActive() {
+        if (finished) {
+            throw new IllegalStateException("transaction " + id + " has already "
+                    + "committed or aborted; begin a new one");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Transaction[" + id + (finished ? ", finished" : "") + ", last " + Lsn.toString(lastLsn) + "]";
+    }
+}

@@ -1,0 +1,34 @@
+package org.libtp.core.txn;
+
+import org.libtp.core.log.Durability;
+
+/**
+ * The transaction manager (paper 3.2.5): begin, commit and abort; a transaction table in shared
+ * memory with ids unique across processes; checkpoints; recovery when it opens first.
+ */
+public interface TransactionManager extends AutoCloseable {
+
+    /** Begins a transaction with the configured durability. */
+    Transaction begin();
+
+    /** Begins a transaction whose commit waits as {@code durability} says. */
+    Transaction begin(Durability durability);
+
+    /**
+     * Commits: writes the commit record and waits for its durability (a transaction that wrote
+     * nothing writes and forces nothing). Returns only when the commit is as durable as asked.
+     */
+    void commit(Transaction txn);
+
+    /** Aborts: undoes the transaction's changes through its prev-LSN chain (log_unroll). */
+    void abort(Transaction txn);
+
+    /** Takes a checkpoint now; returns the LSN of its record. */
+    long checkpoint();
+
+    /** Active transactions in the shared table now. */
+    int activeCount();
+
+    @Override
+    void close();
+}

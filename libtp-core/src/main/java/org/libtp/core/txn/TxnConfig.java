@@ -1,0 +1,61 @@
+package org.libtp.core.txn;
+
+import org.libtp.core.log.Durability;
+
+/**
+ * Transaction manager configuration. Immutable; build with {@link #builder()}, validated at
+ * build.
+ *
+ * @param maxTransactions   slots in the shared transaction table (1..65536; default 256); fixed
+ *                          when the environment's regions are created
+ * @param durability        default durability of a commit (default {@link Durability#SYNC})
+ * @param checkpointBytes   a commit that finds this many log bytes since the last checkpoint
+ *                          takes one (0 = never; default 8 MiB)
+ */
+public record TxnConfig(int maxTransactions, Durability durability, long checkpointBytes) {
+    public TxnConfig {
+        if (maxTransactions < 1 || maxTransactions > 65536) {
+            throw new IllegalArgumentException("maxTransactions " + maxTransactions + " not in [1, 65536]");
+        }
+        if (durability == null) {
+            throw new IllegalArgumentException("durability must not be null");
+        }
+        if (checkpointBytes < 0) {
+            throw new IllegalArgumentException("checkpointBytes " + checkpointBytes + " < 0");
+        }
+    }
+
+    public static TxnConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Mutable builder; {@link #build()} validates. */
+    public static final class Builder {
+        private int maxTransactions = 256;
+        private Durability durability = Durability.SYNC;
+        private long checkpointBytes = 8L * 1024 * 1024;
+
+        public Builder maxTransactions(int v) {
+            maxTransactions = v;
+            return this;
+        }
+
+        public Builder durability(Durability v) {
+            durability = v;
+            return this;
+        }
+
+        public Builder checkpointBytes(long v) {
+            checkpointBytes = v;
+            return this;
+        }
+
+        public TxnConfig build() {
+            return new TxnConfig(maxTransactions, durability, checkpointBytes);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package org.libtp.core.txn;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.CapacityExceededException;
+import org.libtp.core.log.Durability;
+import org.libtp.core.log.Lsn;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TxnTest {
+    @TempDir
+    Path home;
+
+    @Test
+    void commitSurvivesReopenAndAbortUndoes() {
+        try (TxnFixture f = new TxnFixture(home)) {
+            Transaction t = f.tm.begin();
+            f.store.put(t, 1, 100);
+            f.store.put(t, 2, 200);
+            f.tm.commit(t);
+            Transaction a = f.tm.begin();
+            f.store.put(a, 1, 111);
+            f.store.put(a, 3, 333);
+            f.store.put(a, 1, 112);
+            assertEquals(112, f.store.get(1));
+            f.tm.abort(a);
+            assertEquals(100, f.store.get(1));
+            assertEquals(0, f.store.get(3));
+            assertEquals(0, f.tm.activeCount());
+        }
+        try (TxnFixture f = new TxnFixture(home)) {
+            assertEquals(100, f.store.get(1));
+            assertEquals(200, f.store.get(2));
+            assertEquals(0, f.store.get(3));
+            Transaction t = f.tm.begin();
+            assertTrue(t.id() > 2, "ids continue after the ones in the log: " + t.id());
+            f.tm.abort(t);
+        }
+    }
+
+    @Test
+    void readOnlyTransactionWritesAndForcesNothing() {
+        try (TxnFixture f = new TxnFixture(home)) {
+            long end = f.log.endLsn();
+            long forces = f.log.forceCount();
+            Transaction t = f.tm.begin(Durability.SYNC);
+            f.store.get(5);
+            f.tm.commit(t);
+            assertEquals(end, f.log.endLsn());
+            assertEquals(forces, f.log.forceCount());
+        }
+    }
+
+    @Test
+    void finishedTransactionsAndBadArgumentsAreRefused() {
+        try (TxnFixture f = new TxnFixture(home)) {
+            Transaction t = f.tm.begin();
+            f.tm.commit(t);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> f.store.put(t, 1, 1));
+            assertTrue(e.getMessage().contains("already committed or aborted"), e.getMessage());
+            assertThrows(IllegalStateException.class, () -> f.tm.commit(t));
+            assertThrows(IllegalStateException.class, () -> f.tm.abort(t));
+            assertThrows(IllegalArgumentException.class, () -> f.tm.begin(null));
+            assertThrows(IllegalArgumentException.class, () -> TxnConfig.builder().maxTransactions(0).build());
+        }
+    }
+
+    @Test
+    void fullTransactionTableIsAClearError() {
+        try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().maxTransactions(2).build())) {
+            Transaction a = f.tm.begin();
+            Transaction b = f.tm.begin();
+            CapacityExceededException e = assertThrows(CapacityExceededException.class, () -> f.tm.begin());
+            assertTrue(e.getMessage().contains("maxTransactions"), e.getMessage());
+            f.tm.abort(a);
+            f.tm.commit(b);
+            f.tm.commit(f.tm.begin());
+        }
+    }
+
+    @Test
+    void checkpointsLetOldLogFilesGo() {
+        try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).build())) {
+            for (int i = 0; i < 3000; i++) {
+                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                f.store.put(t, i % TxnFixture.SLOTS, i);
+                f.tm.commit(t);
+            }
+            assertTrue(f.log.fileNumbers().length > 2, "several log files");
+            assertEquals(0, f.tm.archivableLogFiles().length, "nothing archivable before a checkpoint");
+            Transaction open = f.tm.begin();
+            f.store.put(open, 7, -7); // an active transaction from before the checkpoint
+            long ckp = f.tm.checkpoint();
+            assertNotEquals(Lsn.NULL, ckp);
+            int keepFrom = Lsn.file(open.lastLsn());
+            for (int n : f.tm.archivableLogFiles()) {
+                assertTrue(n < keepFrom, "file " + n + " still holds an active transaction's records");
+            }
+            f.tm.commit(open);
+            f.tm.checkpoint();
+            int removed = f.tm.removeLogFiles();
+            assertTrue(removed > 0);
+            assertEquals(1, f.log.fileNumbers().length, "only the current file is needed now");
+        }
+        try (TxnFixture f = new TxnFixture(home)) { // recovery with the old files gone
+            assertEquals(2999, f.store.get(2999 % TxnFixture.SLOTS));
+            assertEquals(-7, f.store.get(7));
+        }
+    }
+}
