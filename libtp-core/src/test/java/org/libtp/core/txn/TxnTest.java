@@ -87,7 +87,7 @@ class TxnTest {
     @Test
     void checkpointsLetOldLogFilesGo() {
         try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).build())) {
-            for (int i = 0; i < 3000; i++) {
+            for (int i = 0; i < 8000; i++) {
                 Transaction t = f.tm.begin(Durability.NO_SYNC);
                 f.store.put(t, i % TxnFixture.SLOTS, i);
                 f.tm.commit(t);
@@ -109,7 +109,7 @@ class TxnTest {
             assertEquals(1, f.log.fileNumbers().length, "only the current file is needed now");
         }
         try (TxnFixture f = new TxnFixture(home)) { // recovery with the old files gone
-            assertEquals(2999, f.store.get(2999 % TxnFixture.SLOTS));
+            assertEquals(7999, f.store.get(7999 % TxnFixture.SLOTS));
             assertEquals(-7, f.store.get(7));
         }
     }
