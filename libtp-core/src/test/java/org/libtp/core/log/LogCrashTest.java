@@ -112,7 +112,7 @@ class LogCrashTest {
                 }
                 Thread.sleep(20 + rnd.nextInt(400));
                 for (ChildJvm c : cs) {
-                    c.process().destroyForcibly(); // all at once, as close together as we can
+                    c.signalKill(); // all at once, as close together as we can
                 }
                 for (ChildJvm c : cs) {
                     c.kill();
@@ -120,7 +120,6 @@ class LogCrashTest {
             } finally {
                 ChildJvm.closeAll(cs);
             }
-            Thread.sleep(100); // let the output pumps drain
             for (ChildJvm c : cs) {
                 for (String l : c.linesStartingWith("ACK ")) {
                     String[] f = l.split(" ");

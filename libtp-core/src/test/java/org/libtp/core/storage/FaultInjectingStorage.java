@@ -50,13 +50,20 @@ import java.util.function.Predicate;
  *
  * <p>Fault injection: {@link #failForceAfter(int)} (a failed force poisons the file's unforced
  * operations: they stay losable forever, even after a later force that succeeds — PostgreSQL's
- * "fsyncgate"), {@link #failNextWrite()} and {@link #shortWriteNext(int)}. Preallocation counts as
- * a write for these. Counters: {@link #forceCount(String)}, {@link #bytesWritten(String)},
+ * "fsyncgate"), {@link #failNextWrite()}, {@link #shortWriteNext(int)} (preallocation counts as
+ * a write for these) and {@link #failNextDirectoryForce()}. Counters: {@link #forceCount(String)}, {@link #bytesWritten(String)},
  * {@link #writeCount(String)} per file name, and totals.
  *
  * <p>Thread-safe: bookkeeping and writes run under this object's monitor; reads and the real
  * force run outside it. A force covers exactly the operations completed before it started.
  * All randomness comes from the {@link Random} passed to {@code crash}, so a seed replays a run.
+ *
+ * <pre>{@code
+ * FaultInjectingStorage fis = new FaultInjectingStorage(dir);   // a FileStorage on dir
+ * ... run the code under test on fis ...
+ * CrashReport r = fis.crash(new Random(seed), CrashMode.RANDOM);
+ * ... recover with new FileStorage(dir) and check what was forced is there (print r on failure) ...
+ * }</pre>
  */
 public final class FaultInjectingStorage implements Storage {
 
@@ -120,6 +127,8 @@ public final class FaultInjectingStorage implements Storage {
     private final Map<String, Node> durable = new HashMap<>();
     /** Directory operations since the last forceDirectory, oldest first. */
     private final List<DirOp> dirOps = new ArrayList<>();
+    /** Directory operations ever made durable (the absolute number of {@code dirOps.get(0)}). */
+    private long dirOpsForced;
     /** Files no longer in {@link #current}, kept alive by an open handle because a crash can restore them. */
     private final Set<Node> unlinked = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<Handle> open = new LinkedHashSet<>();
@@ -132,6 +141,7 @@ public final class FaultInjectingStorage implements Storage {
     private int forcesBeforeFailure = -1;
     private Predicate<String> forceFailureFilter = n -> true;
     private int shortWriteBytes = -1;
+    private boolean failDirectoryForce;
 
     public FaultInjectingStorage(Storage delegate) {
         this.delegate = Objects.requireNonNull(delegate);
@@ -175,10 +185,19 @@ public final class FaultInjectingStorage implements Storage {
         shortWriteBytes = bytes;
     }
 
+    /**
+     * The next {@link #forceDirectory()} throws an IOException; the directory operations before it
+     * stay unforced (a later successful one makes them durable).
+     */
+    public synchronized void failNextDirectoryForce() {
+        failDirectoryForce = true;
+    }
+
     /** Cancels pending injected faults. */
     public synchronized void clearFaults() {
         forcesBeforeFailure = -1;
         shortWriteBytes = -1;
+        failDirectoryForce = false;
     }
 
     // ------------------------------------------------------------------ counters
@@ -315,16 +334,21 @@ public final class FaultInjectingStorage implements Storage {
             delegate.delete(name);
             return;
         }
-        StorageFile keep = node.keepAlive == null ? delegate.open(name, false) : null;
+        StorageFile keep;
+        try {
+            keep = delegate.open(name, false);
+        } catch (java.nio.file.NoSuchFileException e) {
+            current.remove(name); // deleted behind our back
+            delegate.delete(name);
+            return;
+        }
         try {
             delegate.delete(name);
         } catch (IOException | RuntimeException e) {
             closeQuietly(keep);
             throw e;
         }
-        if (keep != null) {
-            node.keepAlive = keep;
-        }
+        node.keepAlive = keep;
         current.remove(name);
         unlinked.add(node);
         dirOps.add(new DirOp(DirOp.Kind.DELETE, name, null, node, null));
@@ -367,18 +391,24 @@ public final class FaultInjectingStorage implements Storage {
 
     @Override
     public void forceDirectory() throws IOException {
-        checkAlive();
-        int upTo;
+        long upTo;
         synchronized (this) {
-            upTo = dirOps.size();
+            checkAlive();
+            upTo = dirOpsForced + dirOps.size();
+            if (failDirectoryForce) {
+                failDirectoryForce = false;
+                throw new IOException("injected failure forcing directory " + delegate.directory());
+            }
         }
         delegate.forceDirectory();
         synchronized (this) {
             checkAlive();
-            for (DirOp op : dirOps.subList(0, upTo)) {
+            int done = (int) Math.max(0, upTo - dirOpsForced); // a concurrent forceDirectory may have done some
+            for (DirOp op : dirOps.subList(0, done)) {
                 op.apply(durable);
             }
-            dirOps.subList(0, upTo).clear();
+            dirOps.subList(0, done).clear();
+            dirOpsForced += done;
             // Files that can no longer come back need not be kept alive.
             for (var it = unlinked.iterator(); it.hasNext();) {
                 Node n = it.next();

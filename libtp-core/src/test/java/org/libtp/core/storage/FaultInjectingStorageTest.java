@@ -763,6 +763,91 @@ class FaultInjectingStorageTest {
         }
     }
 
+    @Test
+    void failedDirectoryForceLeavesOperationsUnforced() throws IOException {
+        Path dir = newDir();
+        FaultInjectingStorage s = new FaultInjectingStorage(dir);
+        s.open("a", true).close();
+        s.failNextDirectoryForce();
+        assertThrows(IOException.class, s::forceDirectory);
+        assertEquals(1, s.unforcedDirectoryOperations());
+        s.open("b", true).close();
+        s.crash(new Random(15), CrashMode.LOSE_ALL);
+        assertEquals(List.of(), new FileStorage(dir).list(""));
+    }
+
+    /**
+     * Several files; random writes (also through handles of renamed and deleted files), forces,
+     * creates, renames, deletes and directory forces. After LOSE_ALL the directory is the durable
+     * one and each file holds its forced data; after KEEP_ALL everything is as before the crash.
+     */
+    @Test
+    void randomFilesAndDirectoryMatchTheModel() throws IOException {
+        long seed = Seeds.seed("FaultInjectingStorageTest.randomFilesAndDirectoryMatchTheModel");
+        Random rnd = new Random(seed);
+        String[] names = {"a", "b", "c", "d"};
+        for (int round = 0; round < 60; round++) {
+            CrashMode mode = round % 2 == 0 ? CrashMode.LOSE_ALL : CrashMode.KEEP_ALL;
+            Path dir = newDir();
+            FaultInjectingStorage s = new FaultInjectingStorage(dir);
+            List<StorageFile> handles = new ArrayList<>(); // by file id
+            List<byte[]> cur = new ArrayList<>();
+            List<byte[]> dur = new ArrayList<>();
+            Map<String, Integer> curDir = new HashMap<>();
+            Map<String, Integer> durDir = new HashMap<>();
+            StringBuilder trace = new StringBuilder();
+            for (int k = 0, ops = rnd.nextInt(40); k < ops; k++) {
+                String n = names[rnd.nextInt(names.length)];
+                String m = names[rnd.nextInt(names.length)];
+                int what = rnd.nextInt(8);
+                if (what == 0 && !curDir.containsKey(n)) {
+                    int id = handles.size();
+                    handles.add(s.open(n, true));
+                    cur.add(new byte[0]);
+                    dur.add(new byte[0]);
+                    curDir.put(n, id);
+                    trace.append("create ").append(n).append("=#").append(id).append("; ");
+                } else if (what <= 2 && !handles.isEmpty()) {
+                    int id = rnd.nextInt(handles.size());
+                    byte[] b = new byte[1 + rnd.nextInt(700)];
+                    rnd.nextBytes(b);
+                    int p = rnd.nextInt(cur.get(id).length + 100);
+                    write(handles.get(id), b, p);
+                    byte[] c = Arrays.copyOf(cur.get(id), Math.max(cur.get(id).length, p + b.length));
+                    System.arraycopy(b, 0, c, p, b.length);
+                    cur.set(id, c);
+                    trace.append("write #").append(id).append(' ').append(p).append('+').append(b.length).append("; ");
+                } else if (what == 3 && !handles.isEmpty()) {
+                    int id = rnd.nextInt(handles.size());
+                    handles.get(id).force();
+                    dur.set(id, cur.get(id).clone());
+                    trace.append("force #").append(id).append("; ");
+                } else if (what == 4 && curDir.containsKey(n)) {
+                    s.delete(n);
+                    curDir.remove(n);
+                    trace.append("delete ").append(n).append("; ");
+                } else if (what == 5 && curDir.containsKey(n) && !n.equals(m)) {
+                    s.rename(n, m);
+                    curDir.put(m, curDir.remove(n));
+                    trace.append("rename ").append(n).append(' ').append(m).append("; ");
+                } else if (what == 6) {
+                    s.forceDirectory();
+                    durDir = new HashMap<>(curDir);
+                    trace.append("forceDirectory; ");
+                }
+            }
+            CrashReport r = s.crash(rnd, mode);
+            Map<String, Integer> expectedDir = mode == CrashMode.LOSE_ALL ? durDir : curDir;
+            List<byte[]> expectedData = mode == CrashMode.LOSE_ALL ? dur : cur;
+            String why = "round " + round + " " + mode + ": " + trace + "\n" + r;
+            assertEquals(new TreeMap<>(expectedDir).keySet().stream().toList(), new FileStorage(dir).list(""), why);
+            for (Map.Entry<String, Integer> e : expectedDir.entrySet()) {
+                assertArrayEquals(expectedData.get(e.getValue()), Files.readAllBytes(dir.resolve(e.getKey())),
+                        e.getKey() + "=#" + e.getValue() + " " + why);
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ threads
 
     @Test

@@ -145,7 +145,7 @@ class TxnCrashTest {
                 }
                 Thread.sleep(50 + rnd.nextInt(400));
                 for (ChildJvm c : cs) {
-                    c.process().destroyForcibly();
+                    c.signalKill();
                 }
                 for (ChildJvm c : cs) {
                     c.kill();
@@ -153,7 +153,6 @@ class TxnCrashTest {
             } finally {
                 ChildJvm.closeAll(cs);
             }
-            Thread.sleep(100); // let the output pumps drain
             collect(cs, acked);
             check(home, acked, 8, false);
             // The check's own open (recovery) may have kept an unacknowledged durable commit:
