@@ -362,26 +362,20 @@ public final class FaultInjectingStorage implements Storage {
             return;
         }
         Node node = known(from);
+        if (node == null) {
+            delegate.rename(from, to); // throws NoSuchFileException
+            return;
+        }
         Node replaced = known(to);
-        StorageFile keep = replaced != null && replaced.keepAlive == null ? delegate.open(to, false) : null;
+        StorageFile keep = replaced != null ? delegate.open(to, false) : null;
         try {
             delegate.rename(from, to);
         } catch (IOException | RuntimeException e) {
             closeQuietly(keep);
             throw e;
         }
-        if (node == null) {
-            node = adopt(to); // appeared behind our back: treat as durable under its new name
-            if (replaced != null) {
-                replaced.keepAlive = keep != null ? keep : replaced.keepAlive;
-                unlinked.add(replaced);
-            }
-            return;
-        }
         if (replaced != null) {
-            if (keep != null) {
-                replaced.keepAlive = keep;
-            }
+            replaced.keepAlive = keep;
             unlinked.add(replaced);
         }
         current.remove(from);
