@@ -18,12 +18,25 @@ final class TxnFixture implements AutoCloseable {
     final SharedTxnManager tm;
 
     TxnFixture(Path home, long failCheckMillis, TxnConfig txnConfig) {
+        this(home, failCheckMillis, txnConfig, new FileStorage(home));
+    }
+
+    TxnFixture(Path home, long failCheckMillis, TxnConfig txnConfig, org.libtp.core.storage.Storage storage) {
         env = Environment.open(home, EnvironmentConfig.builder().latchCheckMillis(50)
                 .failCheckMillis(failCheckMillis).build());
-        FileStorage storage = new FileStorage(home);
-        log = SharedLog.open(env, storage, LogConfig.builder().fileSize(256 * 1024).bufferSize(64 * 1024).build());
-        store = new SlotStore(env, storage, SLOTS);
-        tm = SharedTxnManager.open(env, log, txnConfig, List.of(store));
+        SharedLog l = null;
+        try {
+            l = SharedLog.open(env, storage, LogConfig.builder().fileSize(256 * 1024).bufferSize(64 * 1024).build());
+            store = new SlotStore(env, storage, SLOTS);
+            tm = SharedTxnManager.open(env, l, txnConfig, List.of(store));
+        } catch (RuntimeException | Error e) {
+            if (l != null) {
+                l.close();
+            }
+            env.close();
+            throw e;
+        }
+        log = l;
     }
 
     TxnFixture(Path home) {
