@@ -153,6 +153,9 @@ public final class Environment implements AutoCloseable {
 
     /** True if the environment has been marked failed. */
     public boolean isFailed() {
+        if (closed) {
+            throw new IllegalStateException("environment handle for " + shared.home() + " is closed");
+        }
         return shared.isFailed();
     }
 
