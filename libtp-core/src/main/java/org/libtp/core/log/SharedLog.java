@@ -217,6 +217,15 @@ public final class SharedLog implements LogManager {
                 }
             }
             if (why != null) {
+                long proof = checkpointAfter(f, off + 1, size);
+                if (proof >= 0) {
+                    // A checkpoint record is always forced: what lies before it was synced, so
+                    // this is damage inside the durable log, not a torn unacknowledged write.
+                    throw new CorruptionException("log file " + f.name() + ": record at LSN "
+                            + Lsn.toString(Lsn.of(n, off)) + " is damaged (" + why + ") but a valid checkpoint "
+                            + "record follows at LSN " + Lsn.toString(Lsn.of(n, proof)) + ": the synced log is "
+                            + "corrupt. Restore the environment from a backup; nothing was changed.");
+                }
                 LOG.warn("log file {}: torn or corrupt record at LSN {} ({}); truncating the log there",
                         f.name(), Lsn.toString(Lsn.of(n, off)), why);
                 zero(f, off, size);
@@ -226,6 +235,37 @@ public final class SharedLog implements LogManager {
             off += length;
         }
         return Lsn.of(n, off);
+    }
+
+    /**
+     * The offset of a valid checkpoint record (type 3, no transaction, good checksum) at or after
+     * {@code from}, or -1. Only candidates whose header looks like a checkpoint's are checksummed.
+     */
+    private long checkpointAfter(StorageFile f, long from, long size) throws IOException {
+        final int chunk = 1 << 20;
+        byte[] buf = new byte[chunk + LogRecordCodec.HEADER_SIZE];
+        for (long base = from; base + LogRecordCodec.HEADER_SIZE <= size; base += chunk) {
+            int n = (int) Math.min(buf.length, size - base);
+            ByteBuffer bb = ByteBuffer.wrap(buf, 0, n);
+            f.readFully(bb, base);
+            ByteBuffer le = ByteBuffer.wrap(buf, 0, n).order(ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i + LogRecordCodec.HEADER_SIZE <= n && i < chunk; i++) {
+                if (buf[i + LogRecordCodec.OFF_TYPE] != 3 || le.getInt(i + LogRecordCodec.OFF_TYPE) != 3
+                        || le.getLong(i + LogRecordCodec.OFF_TXN) != 0 || le.getInt(i + LogRecordCodec.OFF_RESERVED) != 0) {
+                    continue;
+                }
+                int length = le.getInt(i + LogRecordCodec.OFF_LENGTH);
+                if (length < LogRecordCodec.HEADER_SIZE + 12 || length > bufferSize || base + i + length > size) {
+                    continue;
+                }
+                byte[] rec = new byte[length];
+                f.readFully(ByteBuffer.wrap(rec), base + i);
+                if (LogRecordCodec.crc(rec, 0, length) == le.getInt(i + LogRecordCodec.OFF_CRC)) {
+                    return base + i;
+                }
+            }
+        }
+        return -1;
     }
 
     private static void zero(StorageFile f, long from, long to) throws IOException {

@@ -141,6 +141,37 @@ class SharedLogTest {
     }
 
     @Test
+    void damageBeforeACheckpointIsCorruptionNotATornTail() throws Exception {
+        long a;
+        long end;
+        try (Environment env = Environment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            a = log.append(1, 1, Lsn.NULL, payload(1));
+            log.append(1, 1, a, payload(2));
+            byte[] ckp = org.libtp.core.log.record.LogRecords.encode(
+                    new org.libtp.core.log.record.LogRecord.Checkpoint(a, java.util.List.of()));
+            log.append(org.libtp.core.log.record.RecordType.CHECKPOINT.id(), 0, Lsn.NULL, ckp);
+            log.flush(log.endLsn(), Durability.SYNC);
+            end = log.endLsn();
+        }
+        Path f = home.resolve(LogFileHeader.fileName(Lsn.file(a)));
+        byte[] before = java.nio.file.Files.readAllBytes(f);
+        try (RandomAccessFile r = new RandomAccessFile(f.toFile(), "rw")) {
+            r.seek(Lsn.offset(a) + LogRecordCodec.HEADER_SIZE + 1);
+            r.write('#');
+        }
+        byte[] damaged = java.nio.file.Files.readAllBytes(f);
+        try (Environment env = Environment.open(home, ENV)) {
+            CorruptionException e = assertThrows(CorruptionException.class,
+                    () -> SharedLog.open(env, new FileStorage(home), SMALL));
+            assertTrue(e.getMessage().contains("synced log is corrupt") && e.getMessage().contains(Lsn.toString(a)),
+                    e.getMessage());
+        }
+        assertArrayEquals(damaged, java.nio.file.Files.readAllBytes(f), "nothing was truncated");
+        assertTrue(before.length == damaged.length && end > a);
+    }
+
+    @Test
     void codecAndHeaderLayouts() {
         assertEquals(0, LogRecordCodec.OFF_LENGTH);
         assertEquals(4, LogRecordCodec.OFF_CRC);
