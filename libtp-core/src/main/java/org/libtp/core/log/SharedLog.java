@@ -217,10 +217,11 @@ public final class SharedLog implements LogManager {
                 }
             }
             if (why != null) {
-                long proof = checkpointAfter(f, off + 1, size);
+                long proof = checkpointAfter(f, off + 1, size, Lsn.of(n, off));
                 if (proof >= 0) {
-                    // A checkpoint record is always forced: what lies before it was synced, so
-                    // this is damage inside the durable log, not a torn unacknowledged write.
+                    // A checkpoint is written only after the log was forced through its redo
+                    // LSN; this record lies before that: it was synced, so this is damage inside
+                    // the durable log, not a torn unacknowledged write.
                     throw new CorruptionException("log file " + f.name() + ": record at LSN "
                             + Lsn.toString(Lsn.of(n, off)) + " is damaged (" + why + ") but a valid checkpoint "
                             + "record follows at LSN " + Lsn.toString(Lsn.of(n, proof)) + ": the synced log is "
@@ -239,9 +240,10 @@ public final class SharedLog implements LogManager {
 
     /**
      * The offset of a valid checkpoint record (type 3, no transaction, good checksum) at or after
-     * {@code from}, or -1. Only candidates whose header looks like a checkpoint's are checksummed.
+     * {@code from} whose redo LSN is beyond {@code damaged}, or -1. Only candidates whose header
+     * looks like a checkpoint's are checksummed.
      */
-    private long checkpointAfter(StorageFile f, long from, long size) throws IOException {
+    private long checkpointAfter(StorageFile f, long from, long size, long damaged) throws IOException {
         final int chunk = 1 << 20;
         byte[] buf = new byte[chunk + LogRecordCodec.HEADER_SIZE];
         for (long base = from; base + LogRecordCodec.HEADER_SIZE <= size; base += chunk) {
@@ -261,7 +263,10 @@ public final class SharedLog implements LogManager {
                 byte[] rec = new byte[length];
                 f.readFully(ByteBuffer.wrap(rec), base + i);
                 if (LogRecordCodec.crc(rec, 0, length) == le.getInt(i + LogRecordCodec.OFF_CRC)) {
-                    return base + i;
+                    long redo = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN).getLong(LogRecordCodec.HEADER_SIZE);
+                    if (redo > damaged) {
+                        return base + i;
+                    }
                 }
             }
         }

@@ -34,9 +34,12 @@
  *   <li>A file is forced, and its successor created and the directory forced, before any record
  *       goes to the successor: all files but the last are complete and durable.</li>
  *   <li>At open, the first process scans the last file: the first record that is cut short, has an
- *       impossible length or fails its CRC ends the log; the rest of the file is zeroed (one WARN).
- *       Only an unacknowledged, unforced write can be torn there. A bad record met later while
- *       reading is a {@link org.libtp.core.CorruptionException}.</li>
+ *       impossible length or fails its CRC ends the log; the rest of the file is zeroed (one WARN):
+ *       only an unacknowledged, unforced write can be torn there. Unless a valid checkpoint record
+ *       follows whose redo LSN lies beyond the bad record: a checkpoint is written only after the
+ *       log was forced through its redo LSN, so the bad record was synced, and that is a
+ *       {@link org.libtp.core.CorruptionException} (the log is left untouched). A bad record met
+ *       later while reading is also a {@code CorruptionException}.</li>
  *   <li>A failed force fails the environment: it is never retried (after an fsync error the kernel
  *       may have dropped the dirty pages) and never reported as success.</li>
  *   <li>A process killed holding either latch fails the environment (substrate rule); followers

@@ -147,9 +147,10 @@ class SharedLogTest {
         try (Environment env = Environment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             a = log.append(1, 1, Lsn.NULL, payload(1));
-            log.append(1, 1, a, payload(2));
+            long b = log.append(1, 1, a, payload(2));
+            log.flush(log.endLsn(), Durability.SYNC); // as a checkpoint does before its record
             byte[] ckp = org.libtp.core.log.record.LogRecords.encode(
-                    new org.libtp.core.log.record.LogRecord.Checkpoint(a, java.util.List.of()));
+                    new org.libtp.core.log.record.LogRecord.Checkpoint(b, java.util.List.of()));
             log.append(org.libtp.core.log.record.RecordType.CHECKPOINT.id(), 0, Lsn.NULL, ckp);
             log.flush(log.endLsn(), Durability.SYNC);
             end = log.endLsn();
