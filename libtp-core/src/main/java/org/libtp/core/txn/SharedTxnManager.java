@@ -42,6 +42,7 @@ import java.util.Set;
  *     408     4  maxTransactions
  *     412     4  state             0 = recovery not yet run
  *     416     4  activeCount
+ *     424     8  lastCheckpointMillis
  *    1024  64*T  transaction table, T = maxTransactions entries:
  *                  0  4 state 0 free / 1 running / 2 committing / 3 aborting
  *                  4  4 owner process slot
@@ -65,6 +66,7 @@ public final class SharedTxnManager implements TransactionManager {
     static final long OFF_MAX = 408;
     static final long OFF_STATE = 412;
     static final long OFF_ACTIVE = 416;
+    static final long OFF_LAST_CKP_MILLIS = 424;
     static final long OFF_TABLE = 1024;
     static final int ENTRY = 64;
     static final int E_STATE = 0;
@@ -89,6 +91,7 @@ public final class SharedTxnManager implements TransactionManager {
     private final Map<RecordType, ResourceManager> managers = new EnumMap<>(RecordType.class);
     private final List<ResourceManager> managerList;
     private final FailCheckListener listener = this::cleanUpDead;
+    private final List<TxnEndListener> endListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     private SharedTxnManager(Environment env, SharedLog log, TxnConfig config, Region region,
@@ -220,6 +223,7 @@ public final class SharedTxnManager implements TransactionManager {
             mem.putLongVolatile(e + E_LAST, lsn);
             log.flush(lsn + LogRecordCodec.HEADER_SIZE + payload.length, t.durability);
         }
+        t.finishedCommitted = true;
         end(t);
         maybeCheckpoint();
     }
@@ -238,7 +242,19 @@ public final class SharedTxnManager implements TransactionManager {
         end(t);
     }
 
+    /**
+     * Registers a hook run when a transaction of this process ends (after its commit record is
+     * durable as asked, or after its undo): the lock manager releases the transaction's locks
+     * here.
+     */
+    public void addEndListener(TxnEndListener l) {
+        endListeners.add(l);
+    }
+
     private void end(Transaction t) {
+        for (TxnEndListener l : endListeners) {
+            l.ended(t.id, t.finishedCommitted);
+        }
         t.finished = true;
         long e = entry(t.slot);
         mem.putIntVolatile(e + E_STATE, FREE);
@@ -287,6 +303,11 @@ public final class SharedTxnManager implements TransactionManager {
         return rm;
     }
 
+    /** LSN of the last checkpoint record. */
+    public long lastCheckpoint() {
+        return mem.getLongVolatile(OFF_LAST_CKP);
+    }
+
     @Override
     public int activeCount() {
         return mem.getIntVolatile(OFF_ACTIVE);
@@ -295,13 +316,12 @@ public final class SharedTxnManager implements TransactionManager {
     // ------------------------------------------------------------------ checkpoints
 
     private void maybeCheckpoint() {
-        if (config.checkpointBytes() == 0) {
-            return;
-        }
         long end = log.endLsn();
         long redo = mem.getLongVolatile(OFF_LAST_CKP_REDO);
         long distance = (Lsn.file(end) - (long) Lsn.file(redo)) * log.fileSize() + Lsn.offset(end) - Lsn.offset(redo);
-        if (distance > config.checkpointBytes()) {
+        long age = System.currentTimeMillis() - mem.getLongVolatile(OFF_LAST_CKP_MILLIS);
+        if (config.checkpointBytes() > 0 && distance > config.checkpointBytes()
+                || config.checkpointSeconds() > 0 && age > config.checkpointSeconds() * 1000 && distance > 0) {
             if (ckpLatch.tryAcquire()) { // someone is already at it otherwise
                 ckpLatch.release();
                 checkpoint();
@@ -335,6 +355,7 @@ public final class SharedTxnManager implements TransactionManager {
             log.flush(lsn + LogRecordCodec.HEADER_SIZE + payload.length, Durability.SYNC);
             mem.putLongVolatile(OFF_LAST_CKP, lsn);
             mem.putLongVolatile(OFF_LAST_CKP_REDO, redo);
+            mem.putLongVolatile(OFF_LAST_CKP_MILLIS, System.currentTimeMillis());
             return lsn;
         } finally {
             ckpLatch.release();

@@ -17,6 +17,7 @@ public final class Transaction {
     long firstLsn = Lsn.NULL;
     long lastLsn = Lsn.NULL;
     boolean finished;
+    boolean finishedCommitted;
 
     Transaction(SharedTxnManager manager, int slot, long id, Durability durability) {
         this.manager = manager;

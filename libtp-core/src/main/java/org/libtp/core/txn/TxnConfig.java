@@ -11,8 +11,10 @@ import org.libtp.core.log.Durability;
  * @param durability        default durability of a commit (default {@link Durability#SYNC})
  * @param checkpointBytes   a commit that finds this many log bytes since the last checkpoint
  *                          takes one (0 = never; default 8 MiB)
+ * @param checkpointSeconds ... or this many seconds since the last checkpoint (0 = never;
+ *                          default 60)
  */
-public record TxnConfig(int maxTransactions, Durability durability, long checkpointBytes) {
+public record TxnConfig(int maxTransactions, Durability durability, long checkpointBytes, long checkpointSeconds) {
     public TxnConfig {
         if (maxTransactions < 1 || maxTransactions > 65536) {
             throw new IllegalArgumentException("maxTransactions " + maxTransactions + " not in [1, 65536]");
@@ -22,6 +24,9 @@ public record TxnConfig(int maxTransactions, Durability durability, long checkpo
         }
         if (checkpointBytes < 0) {
             throw new IllegalArgumentException("checkpointBytes " + checkpointBytes + " < 0");
+        }
+        if (checkpointSeconds < 0) {
+            throw new IllegalArgumentException("checkpointSeconds " + checkpointSeconds + " < 0");
         }
     }
 
@@ -38,6 +43,7 @@ public record TxnConfig(int maxTransactions, Durability durability, long checkpo
         private int maxTransactions = 256;
         private Durability durability = Durability.SYNC;
         private long checkpointBytes = 8L * 1024 * 1024;
+        private long checkpointSeconds = 60;
 
         public Builder maxTransactions(int v) {
             maxTransactions = v;
@@ -54,8 +60,13 @@ public record TxnConfig(int maxTransactions, Durability durability, long checkpo
             return this;
         }
 
+        public Builder checkpointSeconds(long v) {
+            checkpointSeconds = v;
+            return this;
+        }
+
         public TxnConfig build() {
-            return new TxnConfig(maxTransactions, durability, checkpointBytes);
+            return new TxnConfig(maxTransactions, durability, checkpointBytes, checkpointSeconds);
         }
     }
 }

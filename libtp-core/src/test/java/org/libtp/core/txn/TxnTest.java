@@ -45,6 +45,35 @@ class TxnTest {
     }
 
     @Test
+    void endListenersHearCommitsAndAborts() {
+        try (TxnFixture f = new TxnFixture(home)) {
+            java.util.List<String> heard = new java.util.ArrayList<>();
+            f.tm.addEndListener((id, committed) -> heard.add(id + (committed ? " commit" : " abort")));
+            Transaction a = f.tm.begin();
+            f.store.put(a, 1, 1);
+            f.tm.commit(a);
+            Transaction b = f.tm.begin();
+            f.tm.abort(b);
+            assertEquals(java.util.List.of(a.id() + " commit", b.id() + " abort"), heard);
+        }
+    }
+
+    @Test
+    void timedCheckpoints() throws Exception {
+        try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).checkpointSeconds(1).build())) {
+            Transaction a = f.tm.begin();
+            f.store.put(a, 1, 1);
+            f.tm.commit(a);
+            long first = f.tm.lastCheckpoint();
+            Thread.sleep(1_100);
+            Transaction b = f.tm.begin();
+            f.store.put(b, 2, 2);
+            f.tm.commit(b);
+            assertTrue(f.tm.lastCheckpoint() > first, "a commit after checkpointSeconds takes a checkpoint");
+        }
+    }
+
+    @Test
     void readOnlyTransactionWritesAndForcesNothing() {
         try (TxnFixture f = new TxnFixture(home)) {
             long end = f.log.endLsn();
