@@ -5,13 +5,15 @@ import org.libtp.core.env.EnvironmentConfig;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.log.SharedLog;
 import org.libtp.core.storage.FileStorage;
+import org.libtp.core.storage.Storage;
 
 import java.nio.file.Path;
 import java.util.List;
 
-/** Environment + log + slot store + transaction manager, opened and closed together. */
+/** A {@link TxnEnvironment} with the test slot store. */
 final class TxnFixture implements AutoCloseable {
     static final int SLOTS = 1024;
+    final TxnEnvironment tp;
     final Environment env;
     final SharedLog log;
     final SlotStore store;
@@ -21,22 +23,15 @@ final class TxnFixture implements AutoCloseable {
         this(home, failCheckMillis, txnConfig, new FileStorage(home));
     }
 
-    TxnFixture(Path home, long failCheckMillis, TxnConfig txnConfig, org.libtp.core.storage.Storage storage) {
-        env = Environment.open(home, EnvironmentConfig.builder().latchCheckMillis(50)
-                .failCheckMillis(failCheckMillis).build());
-        SharedLog l = null;
-        try {
-            l = SharedLog.open(env, storage, LogConfig.builder().fileSize(256 * 1024).bufferSize(64 * 1024).build());
-            store = new SlotStore(env, storage, SLOTS);
-            tm = SharedTxnManager.open(env, l, txnConfig, List.of(store));
-        } catch (RuntimeException | Error e) {
-            if (l != null) {
-                l.close();
-            }
-            env.close();
-            throw e;
-        }
-        log = l;
+    TxnFixture(Path home, long failCheckMillis, TxnConfig txnConfig, Storage storage) {
+        tp = TxnEnvironment.open(home,
+                EnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(failCheckMillis).build(),
+                LogConfig.builder().fileSize(256 * 1024).bufferSize(64 * 1024).build(), txnConfig, storage,
+                (env, s) -> List.of(new SlotStore(env, s, SLOTS)));
+        env = tp.env();
+        log = tp.log();
+        store = (SlotStore) tp.resourceManagers().get(0);
+        tm = tp.txn();
     }
 
     TxnFixture(Path home) {
@@ -45,8 +40,6 @@ final class TxnFixture implements AutoCloseable {
 
     @Override
     public void close() {
-        tm.close();
-        log.close();
-        env.close();
+        tp.close();
     }
 }
