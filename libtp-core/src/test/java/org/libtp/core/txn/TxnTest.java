@@ -45,6 +45,29 @@ class TxnTest {
     }
 
     @Test
+    void txnRegionOffsets() {
+        assertEquals(256, SharedTxnManager.OFF_TXN_LATCH);
+        assertEquals(320, SharedTxnManager.OFF_CKP_LATCH);
+        assertEquals(384, SharedTxnManager.OFF_NEXT_ID);
+        assertEquals(392, SharedTxnManager.OFF_LAST_CKP);
+        assertEquals(400, SharedTxnManager.OFF_LAST_CKP_REDO);
+        assertEquals(408, SharedTxnManager.OFF_MAX);
+        assertEquals(412, SharedTxnManager.OFF_STATE);
+        assertEquals(416, SharedTxnManager.OFF_ACTIVE);
+        assertEquals(424, SharedTxnManager.OFF_LAST_CKP_MILLIS);
+        assertEquals(1024, SharedTxnManager.OFF_TABLE);
+        assertEquals(64, SharedTxnManager.ENTRY);
+        assertEquals(0, SharedTxnManager.E_STATE);
+        assertEquals(4, SharedTxnManager.E_OWNER);
+        assertEquals(8, SharedTxnManager.E_OWNER_GEN);
+        assertEquals(16, SharedTxnManager.E_ID);
+        assertEquals(24, SharedTxnManager.E_FIRST);
+        assertEquals(32, SharedTxnManager.E_LAST);
+        assertEquals(40, SharedTxnManager.E_BEGIN);
+        assertEquals(1024 + 64 * 256, SharedTxnManager.spec(TxnConfig.defaults()).size());
+    }
+
+    @Test
     void endListenersHearCommitsAndAborts() {
         try (TxnFixture f = new TxnFixture(home)) {
             java.util.List<String> heard = new java.util.ArrayList<>();
