@@ -86,24 +86,12 @@ public final class Region implements AutoCloseable {
      */
     public static Region attach(Path file, int kind, long fingerprint, MemoryImpl impl) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long fileSize = ch.size();
-            if (fileSize < SIZE) {
-                throw new CorruptionException("region file " + file + " is truncated: " + fileSize
-                        + " bytes, its header alone needs " + SIZE
-                        + ". Close every process and remove the __libtp region files.");
-            }
-            ByteBuffer h = ByteBuffer.allocate(SIZE);
-            while (h.hasRemaining()) {
-                if (ch.read(h, h.position()) < 0) {
-                    throw new CorruptionException("region file " + file + " ended while reading its header");
-                }
-            }
-            RegionHeader.validate(file, h, fileSize, kind, fingerprint);
+            ByteBuffer h = readHeader(file, ch, kind, fingerprint);
             if (h.getInt(OFF_STATE) != STATE_READY) {
                 throw new CorruptionException("region file " + file + " was never completely "
                         + "initialized (its creator died?). Close every process and reopen.");
             }
-            return new Region(file, MemoryFactory.map(ch, file.toString(), fileSize, impl));
+            return new Region(file, MemoryFactory.map(ch, file.toString(), ch.size(), impl));
         }
     }
 
@@ -113,21 +101,25 @@ public final class Region implements AutoCloseable {
      */
     public static ByteBuffer readHeader(Path file, int kind, long fingerprint) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            long fileSize = ch.size();
-            if (fileSize < SIZE) {
-                throw new CorruptionException("region file " + file + " is truncated: " + fileSize
-                        + " bytes, its header alone needs " + SIZE
-                        + ". Close every process and remove the __libtp region files.");
-            }
-            ByteBuffer h = ByteBuffer.allocate(SIZE);
-            while (h.hasRemaining()) {
-                if (ch.read(h, h.position()) < 0) {
-                    throw new CorruptionException("region file " + file + " ended while reading its header");
-                }
-            }
-            RegionHeader.validate(file, h, fileSize, kind, fingerprint);
-            return h;
+            return readHeader(file, ch, kind, fingerprint);
         }
+    }
+
+    private static ByteBuffer readHeader(Path file, FileChannel ch, int kind, long fingerprint) throws IOException {
+        long fileSize = ch.size();
+        if (fileSize < SIZE) {
+            throw new CorruptionException("region file " + file + " is truncated: " + fileSize
+                    + " bytes, its header alone needs " + SIZE
+                    + ". Close every process and remove the __libtp region files.");
+        }
+        ByteBuffer h = ByteBuffer.allocate(SIZE);
+        while (h.hasRemaining()) {
+            if (ch.read(h, h.position()) < 0) {
+                throw new CorruptionException("region file " + file + " ended while reading its header");
+            }
+        }
+        RegionHeader.validate(file, h, fileSize, kind, fingerprint);
+        return h;
     }
 
     public Path file() {
