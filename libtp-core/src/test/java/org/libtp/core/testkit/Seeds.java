@@ -13,7 +13,8 @@ public final class Seeds {
     public static long seed(String testName) {
         String s = System.getProperty("libtp.seed");
         long seed = s != null ? Long.parseLong(s) : ThreadLocalRandom.current().nextLong();
-        System.out.println(testName + ": seed " + seed + " (replay with -Dlibtp.seed=" + seed + ")");
+        System.out.println(testName + ": seed " + seed + " (replay with -Dlibtp.seed=" + seed + ")"
+                + (stress() ? ", stress campaign" : ""));
         return seed;
     }
 
