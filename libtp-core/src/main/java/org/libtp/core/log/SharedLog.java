@@ -354,7 +354,9 @@ public final class SharedLog implements LogManager {
         writeBuffer(start, end);
         int n = Lsn.file(end);
         file(n).force(); // earlier files are always fully forced (see findEnd)
-        forces++;
+        synchronized (this) {
+            forces++;
+        }
         createFile(n + 1);
         long lsn = Lsn.of(n + 1, LogFileHeader.SIZE);
         setEnd(lsn);

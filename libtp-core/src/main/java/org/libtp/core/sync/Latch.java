@@ -54,6 +54,16 @@ public final class Latch {
     }
 
     /**
+     * The calling thread's tag for the THREAD field: this process's owner id in the high bits,
+     * the thread id in the low 40. Java thread ids are unique only within one JVM (identical
+     * child JVMs give their threads the same ids), so the owner id keeps the re-entry check from
+     * mistaking another process's thread for this one.
+     */
+    private long threadTag() {
+        return ((long) (mine >>> 1) << 40) | (Thread.currentThread().getId() & 0xFF_FFFF_FFFFL);
+    }
+
+    /**
      * Acquires the latch, waiting as long as needed.
      *
      * @throws org.libtp.core.RunRecoveryException if the environment has failed (checked even
@@ -62,7 +72,7 @@ public final class Latch {
     public void acquire() {
         context.checkValid();
         if (memory.compareAndSetInt(offset + WORD, 0, mine)) {
-            memory.putLong(offset + THREAD, Thread.currentThread().getId());
+            memory.putLong(offset + THREAD, threadTag());
             return;
         }
         acquireSlow(-1L);
@@ -72,7 +82,7 @@ public final class Latch {
     public boolean tryAcquire() {
         context.checkValid();
         if (memory.compareAndSetInt(offset + WORD, 0, mine)) {
-            memory.putLong(offset + THREAD, Thread.currentThread().getId());
+            memory.putLong(offset + THREAD, threadTag());
             return true;
         }
         return false;
@@ -82,14 +92,14 @@ public final class Latch {
     public boolean acquire(long timeout, TimeUnit unit) {
         context.checkValid();
         if (memory.compareAndSetInt(offset + WORD, 0, mine)) {
-            memory.putLong(offset + THREAD, Thread.currentThread().getId());
+            memory.putLong(offset + THREAD, threadTag());
             return true;
         }
         return acquireSlow(Math.max(0, unit.toNanos(timeout)));
     }
 
     private boolean acquireSlow(long timeoutNanos) {
-        long tid = Thread.currentThread().getId();
+        long tid = threadTag();
         long off = offset + WORD;
         int w = 0;
         for (int i = 0; i < SPINS; i++) {
@@ -180,7 +190,7 @@ public final class Latch {
     /** True if this thread holds the latch. */
     public boolean isHeldByCurrentThread() {
         return (memory.getIntVolatile(offset + WORD) & ~CONTENDED) == mine
-                && memory.getLong(offset + THREAD) == Thread.currentThread().getId();
+                && memory.getLong(offset + THREAD) == threadTag();
     }
 
     @Override

@@ -12,8 +12,9 @@ package org.libtp.core.sync;
  *                        is always named: there is no window between "locked"
  *                        and "owner recorded".
  *       4    4 reserved  0
- *       8    8 thread    id of the owning thread, for diagnostics and to refuse
- *                        re-entry (written after the CAS, cleared before release)
+ *       8    8 thread    (ownerId &lt;&lt; 40) | owning thread's id: for diagnostics and
+ *                        to refuse re-entry (written after the CAS, cleared before
+ *                        release; the owner id because thread ids repeat across JVMs)
  * </pre>
  *
  * The contended bit is Drepper's "locked, maybe waiters" state ("Futexes Are Tricky", mutex 3):

@@ -1,0 +1,759 @@
+package org.libtp.bench;
+
+import org.libtp.core.env.Environment;
+import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.log.Durability;
+import org.libtp.core.log.LogConfig;
+import org.libtp.core.log.LogRecordCodec;
+import org.libtp.core.log.Lsn;
+import org.libtp.core.log.SharedLog;
+import org.libtp.core.storage.FileStorage;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Log-level commit throughput (issue 3, log manager only): {@code threads} threads in each of
+ * {@code processes} JVMs loop on {@link SharedLog#appendAndFlush} of a {@code payload}-byte
+ * record with the given durability. No transaction manager is involved: a "commit" here is
+ * exactly one log record appended and flushed; nothing else. {@code --active-txns} makes each
+ * commit count as an active transaction ({@link SharedLog#activeTransactions}), as a transaction
+ * manager would, so that the group-commit delay can engage; {@code --stalls} times every commit
+ * and reports those slower than 5 ms.
+ *
+ * <p>Before the commit run the parent measures the disk: {@code rawForcesPerSec} is one thread
+ * appending 256 bytes to a fresh file and calling {@code FileChannel.force(false)} in a loop;
+ * {@code rawOverwriteForcesPerSec} does the same over a zero-preallocated file (as log files are).
+ *
+ * <p>With one process the workers run in the parent. With more, the parent holds the
+ * environment open (so every child attaches to the same regions), starts the children (same
+ * {@code java}, class path and JVM flags) and drives them over their stdin: {@code GO} starts
+ * the warm-up, {@code MARK} starts the measured interval, {@code STOP} ends it; each child
+ * answers {@code READY} and finally {@code RESULT commits forces nanos stalls stallNanos}. A
+ * child exits at once when its stdin reaches end of file (the parent died) or its parent process
+ * changes.
+ */
+public final class CommitBench {
+    static final String USAGE = "commit [--dir DIR] [--threads N] [--processes P] [--seconds S] [--warmup W] "
+            + "[--durability sync|write_no_sync|no_sync] [--payload BYTES] [--raw-seconds R] [--active-txns] "
+            + "[--stalls]";
+
+    static final String NOTES = "log-level commit: each commit is one SharedLog.appendAndFlush(type 1, txnId, "
+            + "Lsn.NULL, payload, durability) with LogConfig.defaults(); no transaction manager is involved "
+            + "(issue 3, log manager only)";
+    static final String NOTES_NO_ACTIVE = "; nobody reports active transactions, so the group-commit delay "
+            + "(groupThreshold on active transactions) never engages";
+    static final String NOTES_ACTIVE = "; --active-txns: each commit counts as an active transaction "
+            + "(SharedLog.activeTransactions +1 before the append, -1 after the flush), as a transaction manager "
+            + "would report it, so the group-commit delay can engage";
+
+    private static final int RECORD_TYPE = 1;
+    private static final int RAW_BYTES = 256;
+    private static final long RAW_PREALLOC = 8L * 1024 * 1024;
+    private static final long READY_TIMEOUT_SECONDS = 60;
+    private static final long STOP_TIMEOUT_SECONDS = 60;
+    private static final long WATCHDOG_MILLIS = 1000;
+    /** With --stalls, a commit that takes longer than this is a stall. */
+    static final long STALL_NANOS = 5_000_000L;
+
+    private CommitBench() {
+    }
+
+    /** Command-line options. */
+    record Options(Path dir, int threads, int processes, double seconds, double warmup, Durability durability,
+                   int payload, double rawSeconds, boolean activeTxns, boolean stalls) {
+    }
+
+    /** Counters of one process at one moment. */
+    record Snapshot(long nanos, long commits, long forces, long stalls, long stallNanos) {
+    }
+
+    /** What one process measured between MARK and STOP. */
+    record Part(long commits, long forces, long nanos, long stalls, long stallNanos) {
+        double seconds() {
+            return nanos / 1e9;
+        }
+    }
+
+    // ------------------------------------------------------------------ command (parent)
+
+    /** {@code commit} command. */
+    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        Options o;
+        try {
+            o = parse(args);
+        } catch (IllegalArgumentException e) { // also NumberFormatException
+            err.println(e.getMessage() + "; usage: " + USAGE);
+            return 2;
+        }
+        boolean ownDir = o.dir() == null;
+        Path dir;
+        if (ownDir) {
+            Path target = Paths.get("target");
+            dir = Files.isDirectory(target) && Files.isWritable(target)
+                    ? Files.createTempDirectory(target, "libtp-commit")
+                    : Files.createTempDirectory("libtp-commit");
+        } else {
+            dir = o.dir();
+            Files.createDirectories(dir);
+        }
+        List<Process> children = new ArrayList<>();
+        Thread cleaner = new Thread(() -> {
+            // Ctrl-C or SIGTERM: no stray JVMs, no stray temp directory.
+            synchronized (children) {
+                for (Process p : children) {
+                    p.destroyForcibly();
+                }
+            }
+            if (ownDir) {
+                TempDirs.deleteRecursively(dir);
+            }
+        }, "commit bench cleaner");
+        Runtime.getRuntime().addShutdownHook(cleaner);
+        try {
+            double raw = o.rawSeconds() > 0 ? rawForces(dir, o.rawSeconds(), true) : Double.NaN;
+            double rawOverwrite = o.rawSeconds() > 0 ? rawForces(dir, o.rawSeconds(), false) : Double.NaN;
+            List<Part> parts;
+            String memory;
+            if (o.processes() == 1) {
+                try (Workers w = new Workers(dir, EnvironmentConfig.defaults(), o.threads(), 0, o.durability(),
+                        o.payload(), o.activeTxns(), o.stalls())) {
+                    memory = w.env.memoryImplementation();
+                    parts = List.of(drive(w, o));
+                }
+            } else {
+                try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+                     SharedLog log = SharedLog.open(env, new FileStorage(dir), LogConfig.defaults())) {
+                    memory = env.memoryImplementation();
+                    parts = multiProcess(dir, o, children, err);
+                }
+            }
+            out.println(json(o, parts, raw, rawOverwrite, memory));
+            return 0;
+        } finally {
+            synchronized (children) {
+                for (Process p : children) {
+                    if (p.isAlive()) {
+                        p.destroyForcibly();
+                        p.waitFor(10, TimeUnit.SECONDS);
+                    }
+                }
+            }
+            if (ownDir) {
+                TempDirs.deleteRecursively(dir);
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleaner);
+            } catch (IllegalStateException e) {
+                // already shutting down
+            }
+        }
+    }
+
+    static Options parse(String[] args) {
+        Path dir = null;
+        int threads = 1;
+        int processes = 1;
+        double seconds = 10;
+        double warmup = 2;
+        Durability durability = Durability.SYNC;
+        int payload = 100;
+        double rawSeconds = 3;
+        boolean activeTxns = false;
+        boolean stalls = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--dir":
+                    dir = Paths.get(value(args, ++i));
+                    break;
+                case "--threads":
+                    threads = Integer.parseInt(value(args, ++i));
+                    break;
+                case "--processes":
+                    processes = Integer.parseInt(value(args, ++i));
+                    break;
+                case "--seconds":
+                    seconds = Double.parseDouble(value(args, ++i));
+                    break;
+                case "--warmup":
+                    warmup = Double.parseDouble(value(args, ++i));
+                    break;
+                case "--durability":
+                    String d = value(args, ++i);
+                    try {
+                        durability = Durability.valueOf(d.toUpperCase(Locale.ROOT));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("--durability must be sync, write_no_sync or no_sync, not '"
+                                + d + "'");
+                    }
+                    break;
+                case "--payload":
+                    payload = Integer.parseInt(value(args, ++i));
+                    break;
+                case "--raw-seconds":
+                    rawSeconds = Double.parseDouble(value(args, ++i));
+                    break;
+                case "--active-txns":
+                    activeTxns = true;
+                    break;
+                case "--stalls":
+                    stalls = true;
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown commit option '" + args[i] + "'");
+            }
+        }
+        if (threads < 1 || threads > 1024) {
+            throw new IllegalArgumentException("--threads must be in [1, 1024]");
+        }
+        if (processes < 1 || processes > 32) {
+            throw new IllegalArgumentException("--processes must be in [1, 32]");
+        }
+        if (!(seconds > 0) || !(warmup >= 0) || !(rawSeconds >= 0)) {
+            throw new IllegalArgumentException("--seconds must be > 0, --warmup and --raw-seconds >= 0");
+        }
+        int maxPayload = LogConfig.defaults().bufferSize() - LogRecordCodec.HEADER_SIZE;
+        if (payload < 0 || payload > maxPayload) {
+            throw new IllegalArgumentException("--payload must be in [0, " + maxPayload + "]");
+        }
+        return new Options(dir, threads, processes, seconds, warmup, durability, payload, rawSeconds, activeTxns,
+                stalls);
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException("option " + args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+
+    /** In-process: warm up, measure, stop. */
+    private static Part drive(Workers w, Options o) throws InterruptedException {
+        w.go();
+        sleepSeconds(o.warmup());
+        Snapshot a = w.snapshot();
+        sleepSeconds(o.seconds());
+        Snapshot b = w.snapshot();
+        w.stop();
+        return part(a, b);
+    }
+
+    static Part part(Snapshot a, Snapshot b) {
+        return new Part(b.commits() - a.commits(), b.forces() - a.forces(), b.nanos() - a.nanos(),
+                b.stalls() - a.stalls(), b.stallNanos() - a.stallNanos());
+    }
+
+    private static void sleepSeconds(double s) throws InterruptedException {
+        long end = System.nanoTime() + (long) (s * 1e9);
+        long left;
+        while ((left = end - System.nanoTime()) > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
+    }
+
+    /** One child JVM and the lines it printed. */
+    private static final class Child {
+        final int index;
+        final Process process;
+        final Writer in;
+        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+        Child(int index, Process process) {
+            this.index = index;
+            this.process = process;
+            this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            Thread reader = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = r.readLine()) != null) {
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    // the child is gone; expect() notices
+                }
+            }, "commit child " + index + " reader");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        void send(String command) throws IOException {
+            in.write(command);
+            in.write('\n');
+            in.flush();
+        }
+
+        /** The next line, which must start with {@code prefix}. */
+        String expect(String prefix, long timeoutSeconds) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+            while (true) {
+                String line = lines.poll(200, TimeUnit.MILLISECONDS);
+                if (line != null) {
+                    if (line.startsWith(prefix)) {
+                        return line;
+                    }
+                    throw new IllegalStateException("commit child " + index + " said '" + line + "', expected "
+                            + prefix);
+                }
+                if (!process.isAlive() && lines.isEmpty()) {
+                    throw new IllegalStateException("commit child " + index + " died (exit status "
+                            + process.exitValue() + ")");
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("no " + prefix + " from commit child " + index + " in "
+                            + timeoutSeconds + " s");
+                }
+            }
+        }
+    }
+
+    private static List<Part> multiProcess(Path dir, Options o, List<Process> registry, PrintStream err)
+            throws Exception {
+        List<Child> cs = new ArrayList<>();
+        for (int i = 0; i < o.processes(); i++) {
+            Process p = startChild(dir, o, i);
+            synchronized (registry) {
+                registry.add(p);
+            }
+            cs.add(new Child(i, p));
+        }
+        for (Child c : cs) {
+            c.expect("READY", READY_TIMEOUT_SECONDS);
+        }
+        for (Child c : cs) {
+            c.send("GO");
+        }
+        sleepSeconds(o.warmup());
+        for (Child c : cs) {
+            c.send("MARK");
+        }
+        sleepSeconds(o.seconds());
+        for (Child c : cs) {
+            c.send("STOP");
+        }
+        List<Part> parts = new ArrayList<>();
+        for (Child c : cs) {
+            String[] f = c.expect("RESULT ", STOP_TIMEOUT_SECONDS).split(" ");
+            parts.add(new Part(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
+                    Long.parseLong(f[4]), Long.parseLong(f[5])));
+        }
+        for (Child c : cs) {
+            c.in.close(); // the child is on its way out anyway
+            if (!c.process.waitFor(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                err.println("commit child " + c.index + " did not exit; killing it");
+                c.process.destroyForcibly();
+            } else if (c.process.exitValue() != 0) {
+                throw new IllegalStateException("commit child " + c.index + " exited with status "
+                        + c.process.exitValue());
+            }
+        }
+        return parts;
+    }
+
+    private static Process startChild(Path dir, Options o, int index) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(javaBinary());
+        // The parent's JVM flags (e.g. --enable-native-access), minus agents and debuggers.
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (!a.startsWith("-agentlib") && !a.startsWith("-agentpath") && !a.startsWith("-javaagent")
+                    && !a.startsWith("-Xrunjdwp") && !a.startsWith("-Xdebug")) {
+                cmd.add(a);
+            }
+        }
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(CommitBench.class.getName());
+        cmd.add(dir.toString());
+        cmd.add(Integer.toString(o.threads()));
+        cmd.add(o.durability().name());
+        cmd.add(Integer.toString(o.payload()));
+        cmd.add(Integer.toString(index));
+        cmd.add(Long.toString(ProcessHandle.current().pid()));
+        cmd.add(Boolean.toString(o.activeTxns()));
+        cmd.add(Boolean.toString(o.stalls()));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.redirectError(ProcessBuilder.Redirect.INHERIT); // stdin/stdout are the control pipe
+        return pb.start();
+    }
+
+    private static String javaBinary() {
+        Optional<String> cmd = ProcessHandle.current().info().command();
+        if (cmd.isPresent() && new File(cmd.get()).canExecute()) {
+            return cmd.get();
+        }
+        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    // ------------------------------------------------------------------ raw force rate
+
+    /**
+     * Forces per second of one thread writing {@value #RAW_BYTES} bytes then calling
+     * {@code force(false)} (fdatasync), after a short unmeasured warm-up. {@code append}: each
+     * write extends a fresh file; otherwise the writes go round an 8 MiB zero-filled, forced file.
+     */
+    static double rawForces(Path dir, double seconds, boolean append) throws IOException {
+        Path f = dir.resolve(append ? "rawforce-append.tmp" : "rawforce-overwrite.tmp");
+        Files.deleteIfExists(f);
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            if (!append) {
+                ByteBuffer zeros = ByteBuffer.allocateDirect(64 * 1024);
+                for (long at = 0; at < RAW_PREALLOC; at += zeros.capacity()) {
+                    zeros.clear();
+                    while (zeros.hasRemaining()) {
+                        ch.write(zeros, at + zeros.position());
+                    }
+                }
+                ch.force(true);
+            }
+            ByteBuffer buf = ByteBuffer.allocateDirect(RAW_BYTES);
+            for (int i = 0; i < RAW_BYTES; i++) {
+                buf.put(i, (byte) i);
+            }
+            long pos = 0;
+            long warmEnd = System.nanoTime() + 300_000_000L;
+            long start = 0;
+            long end = 0;
+            long n = 0;
+            boolean measuring = false;
+            while (true) {
+                buf.clear();
+                while (buf.hasRemaining()) {
+                    ch.write(buf, pos + buf.position());
+                }
+                pos += RAW_BYTES;
+                if (!append && pos + RAW_BYTES > RAW_PREALLOC) {
+                    pos = 0;
+                }
+                ch.force(false);
+                long now = System.nanoTime();
+                if (!measuring) {
+                    if (now - warmEnd >= 0) {
+                        measuring = true;
+                        start = now;
+                        end = now + (long) (seconds * 1e9);
+                    }
+                    continue;
+                }
+                n++;
+                if (now - end >= 0) {
+                    return n / ((now - start) / 1e9);
+                }
+            }
+        } finally {
+            Files.deleteIfExists(f);
+        }
+    }
+
+    // ------------------------------------------------------------------ output
+
+    static String json(Options o, List<Part> parts, double raw, double rawOverwrite, String memory) {
+        long commits = 0;
+        long forces = 0;
+        long stalls = 0;
+        double stallSeconds = 0;
+        double commitRate = 0;
+        double forceRate = 0;
+        double secs = 0;
+        for (Part p : parts) {
+            commits += p.commits();
+            forces += p.forces();
+            stalls += p.stalls();
+            stallSeconds += p.stallNanos() / 1e9;
+            commitRate += p.commits() / p.seconds();
+            forceRate += p.forces() / p.seconds();
+            secs += p.seconds();
+        }
+        secs /= parts.size();
+        int recordBytes = LogRecordCodec.HEADER_SIZE + o.payload();
+        int committers = o.threads() * o.processes();
+        StringBuilder b = new StringBuilder();
+        b.append("{\"bench\":\"commit\"");
+        b.append(",\"threads\":").append(o.threads());
+        b.append(",\"processes\":").append(o.processes());
+        b.append(",\"durability\":\"").append(o.durability().name().toLowerCase(Locale.ROOT)).append('"');
+        b.append(",\"payload\":").append(o.payload());
+        b.append(",\"recordBytes\":").append(recordBytes);
+        b.append(",\"seconds\":").append(num(o.seconds()));
+        b.append(",\"measuredSeconds\":").append(num(secs));
+        b.append(",\"warmupSeconds\":").append(num(o.warmup()));
+        b.append(",\"commits\":").append(commits);
+        b.append(",\"commitsPerSec\":").append(num(commitRate));
+        b.append(",\"meanCommitMicros\":").append(num(commitRate > 0 ? committers / commitRate * 1e6 : Double.NaN));
+        b.append(",\"forces\":").append(forces);
+        b.append(",\"forcesPerSec\":").append(num(forceRate));
+        b.append(",\"commitsPerForce\":").append(num(forces > 0 ? (double) commits / forces : Double.NaN));
+        b.append(",\"rawForcesPerSec\":").append(num(raw));
+        b.append(",\"rawOverwriteForcesPerSec\":").append(num(rawOverwrite));
+        b.append(",\"commitsPerRawForce\":").append(num(commitRate / raw));
+        if (o.durability() == Durability.NO_SYNC) {
+            b.append(",\"appendMBPerSec\":").append(num(commitRate * recordBytes / 1e6));
+        }
+        if (o.stalls()) {
+            // Commits slower than STALL_NANOS, and the share of the committers' time they took.
+            b.append(",\"stalls\":").append(stalls);
+            b.append(",\"stallSeconds\":").append(num(stallSeconds));
+            b.append(",\"stallFraction\":").append(num(stallSeconds / (secs * committers)));
+        }
+        if (parts.size() > 1) {
+            b.append(",\"perProcessCommitsPerSec\":[");
+            for (int i = 0; i < parts.size(); i++) {
+                b.append(i == 0 ? "" : ",").append(num(parts.get(i).commits() / parts.get(i).seconds()));
+            }
+            b.append(']');
+        }
+        b.append(",\"activeTxns\":").append(o.activeTxns());
+        b.append(",\"memory\":\"").append(memory).append('"');
+        b.append(",\"java\":\"").append(System.getProperty("java.version")).append('"');
+        b.append(",\"notes\":\"").append(NOTES).append(o.activeTxns() ? NOTES_ACTIVE : NOTES_NO_ACTIVE).append('"');
+        b.append('}');
+        return b.toString();
+    }
+
+    private static String num(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return "null";
+        }
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    // ------------------------------------------------------------------ workers (any process)
+
+    /** An environment, its log and {@code threads} committers waiting for {@link #go()}. */
+    static final class Workers implements AutoCloseable {
+        private static final int STRIDE = 16; // longs: each thread's counter on its own 128 bytes
+        private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
+
+        final Environment env;
+        final SharedLog log;
+        private final Thread[] threads;
+        private final long[] counts;
+        private final CountDownLatch start = new CountDownLatch(1);
+        private volatile boolean stop;
+        private volatile Throwable failure;
+
+        Workers(Path dir, EnvironmentConfig config, int nThreads, int processIndex, Durability durability,
+                int payloadBytes, boolean activeTxns, boolean timeCommits) {
+            env = Environment.open(dir, config);
+            try {
+                log = SharedLog.open(env, new FileStorage(dir), LogConfig.defaults());
+            } catch (RuntimeException e) {
+                env.close();
+                throw e;
+            }
+            counts = new long[(nThreads + 1) * STRIDE];
+            threads = new Thread[nThreads];
+            for (int t = 0; t < nThreads; t++) {
+                int slot = (t + 1) * STRIDE;
+                long txnBase = ((long) processIndex << 48) | ((long) t << 32);
+                byte[] payload = new byte[payloadBytes];
+                for (int i = 0; i < payloadBytes; i++) {
+                    payload[i] = (byte) (i * 31 + t);
+                }
+                threads[t] = new Thread(() -> loop(slot, txnBase, payload, durability, activeTxns, timeCommits),
+                        "committer " + processIndex + "." + t);
+                threads[t].setDaemon(true);
+                threads[t].start();
+            }
+        }
+
+        private void loop(int slot, long txnBase, byte[] payload, Durability durability, boolean activeTxns,
+                          boolean timeCommits) {
+            try {
+                start.await();
+                long n = 0;
+                long stalls = 0;
+                long stallNanos = 0;
+                long t0 = timeCommits ? System.nanoTime() : 0;
+                while (!stop) {
+                    if (activeTxns) {
+                        log.activeTransactions(1);
+                        try {
+                            log.appendAndFlush(RECORD_TYPE, txnBase + n + 1, Lsn.NULL, payload, durability);
+                        } finally {
+                            log.activeTransactions(-1);
+                        }
+                    } else {
+                        log.appendAndFlush(RECORD_TYPE, txnBase + n + 1, Lsn.NULL, payload, durability);
+                    }
+                    if (timeCommits) {
+                        long t1 = System.nanoTime();
+                        if (t1 - t0 > STALL_NANOS) {
+                            stallNanos += t1 - t0;
+                            COUNTS.setRelease(counts, slot + 2, stallNanos);
+                            COUNTS.setRelease(counts, slot + 1, ++stalls);
+                        }
+                        t0 = t1;
+                    }
+                    COUNTS.setRelease(counts, slot, ++n);
+                }
+            } catch (Throwable t) {
+                if (failure == null) {
+                    failure = t;
+                }
+                stop = true;
+            }
+        }
+
+        void go() {
+            start.countDown();
+        }
+
+        Snapshot snapshot() {
+            long c = 0;
+            long st = 0;
+            long stn = 0;
+            for (int i = STRIDE; i < counts.length; i += STRIDE) {
+                c += (long) COUNTS.getAcquire(counts, i);
+                st += (long) COUNTS.getAcquire(counts, i + 1);
+                stn += (long) COUNTS.getAcquire(counts, i + 2);
+            }
+            return new Snapshot(System.nanoTime(), c, log.forceCount(), st, stn);
+        }
+
+        /** Stops the committers and waits for them; throws if one failed. */
+        void stop() throws InterruptedException {
+            stop = true;
+            start.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_SECONDS);
+            for (Thread t : threads) {
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                if (t.isAlive()) {
+                    throw new IllegalStateException(t.getName() + " did not stop in " + STOP_TIMEOUT_SECONDS + " s");
+                }
+            }
+            Throwable f = failure;
+            if (f != null) {
+                throw new IllegalStateException("a committer failed: " + f, f);
+            }
+        }
+
+        @Override
+        public void close() {
+            stop = true;
+            start.countDown();
+            try {
+                log.close();
+            } finally {
+                env.close();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ child JVM
+
+    /**
+     * Child: {@code CommitBench <dir> <threads> <durability> <payload> <index> <parentPid> <activeTxns>
+     * <stalls>}.
+     */
+    public static void main(String[] args) {
+        int status = 0;
+        try {
+            child(Paths.get(args[0]), Integer.parseInt(args[1]), Durability.valueOf(args[2]),
+                    Integer.parseInt(args[3]), Integer.parseInt(args[4]), Long.parseLong(args[5]),
+                    Boolean.parseBoolean(args[6]), Boolean.parseBoolean(args[7]));
+        } catch (Throwable t) {
+            t.printStackTrace();
+            status = 1;
+        }
+        System.out.flush();
+        System.exit(status);
+    }
+
+    /**
+     * True while the parent runs. A dead parent can stay a zombie (and "alive" to
+     * {@link ProcessHandle#isAlive}) until it is reaped, but its children are re-parented the
+     * moment it exits: so our parent pid changing is checked first.
+     */
+    private static boolean parentAlive(long parentPid) {
+        Optional<ProcessHandle> parent = ProcessHandle.current().parent();
+        if (parent.isEmpty() || parent.get().pid() != parentPid) {
+            return false;
+        }
+        return parent.get().isAlive();
+    }
+
+    private static void orphaned(String why) {
+        System.err.println("commit child: " + why + "; exiting");
+        System.err.flush();
+        Runtime.getRuntime().halt(3);
+    }
+
+    private static void child(Path dir, int threads, Durability durability, int payload, int index, long parentPid,
+                              boolean activeTxns, boolean stalls) throws Exception {
+        Thread watchdog = new Thread(() -> {
+            while (true) {
+                if (!parentAlive(parentPid)) {
+                    orphaned("parent " + parentPid + " is gone");
+                }
+                try {
+                    Thread.sleep(WATCHDOG_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "commit child watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+
+        PrintStream out = System.out;
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        EnvironmentConfig config = EnvironmentConfig.builder().failCheckMillis(0).build();
+        try (Workers w = new Workers(dir, config, threads, index, durability, payload, activeTxns, stalls)) {
+            out.println("READY");
+            out.flush();
+            Snapshot mark = null;
+            while (true) {
+                String cmd = in.readLine();
+                if (cmd == null) {
+                    orphaned("end of input (the parent died)");
+                    return;
+                }
+                switch (cmd) {
+                    case "GO":
+                        w.go();
+                        break;
+                    case "MARK":
+                        mark = w.snapshot();
+                        break;
+                    case "STOP":
+                        Snapshot end = w.snapshot();
+                        w.stop();
+                        if (mark == null) {
+                            throw new IllegalStateException("STOP before MARK");
+                        }
+                        Part p = part(mark, end);
+                        out.println("RESULT " + p.commits() + " " + p.forces() + " " + p.nanos() + " " + p.stalls()
+                                + " " + p.stallNanos());
+                        out.flush();
+                        return;
+                    default:
+                        throw new IllegalStateException("unknown command '" + cmd + "' from the parent");
+                }
+            }
+        }
+    }
+}
