@@ -51,6 +51,8 @@ import java.util.Set;
  *                 24  8 firstLsn  (a lower bound, published before the first append)
  *                 32  8 lastLsn   (published right after each append)
  *                 40  8 begin time, ms since the epoch
+ *                 48  8 waiter semaphore (SemaphoreLayout): where this transaction
+ *                       sleeps when it waits for a lock (process manager, paper 3.2.4)
  * </pre>
  *
  * See the package note for the protocols.
@@ -76,6 +78,7 @@ public final class SharedTxnManager implements TransactionManager {
     static final int E_FIRST = 24;
     static final int E_LAST = 32;
     static final int E_BEGIN = 40;
+    static final int E_WAITER = 48;
     static final int FREE = 0;
     static final int RUNNING = 1;
     static final int COMMITTING = 2;
@@ -85,6 +88,7 @@ public final class SharedTxnManager implements TransactionManager {
     private final SharedLog log;
     private final TxnConfig config;
     private final Memory mem;
+    private final Region region;
     private final Latch txnLatch;
     private final Latch ckpLatch;
     private final int max;
@@ -100,6 +104,7 @@ public final class SharedTxnManager implements TransactionManager {
         this.log = log;
         this.config = config;
         this.mem = region.memory();
+        this.region = region;
         this.txnLatch = env.latch(region, OFF_TXN_LATCH, "transaction table latch");
         this.ckpLatch = env.latch(region, OFF_CKP_LATCH, "checkpoint latch");
         this.max = config.maxTransactions();
@@ -178,6 +183,7 @@ public final class SharedTxnManager implements TransactionManager {
                     mem.putLongVolatile(e + E_FIRST, Lsn.NULL);
                     mem.putLongVolatile(e + E_LAST, Lsn.NULL);
                     mem.putLong(e + E_BEGIN, System.currentTimeMillis());
+                    mem.putLong(e + E_WAITER, 0L); // no permits, no sleepers
                     mem.putIntVolatile(e + E_STATE, RUNNING);
                     mem.getAndAddInt(OFF_ACTIVE, 1);
                     log.activeTransactions(1);
@@ -301,6 +307,15 @@ public final class SharedTxnManager implements TransactionManager {
                     + Lsn.toString(e.lsn()) + "); open the transaction manager with it");
         }
         return rm;
+    }
+
+    /**
+     * The semaphore transaction {@code t} sleeps on while it waits for a lock; the lock manager
+     * posts it when the lock is granted (or the wait is broken).
+     */
+    public org.libtp.core.sync.SharedSemaphore waiter(Transaction t) {
+        t.checkActive();
+        return env.semaphore(region, entry(t.slot) + E_WAITER, "waiter of transaction " + t.id);
     }
 
     /** LSN of the last checkpoint record. */

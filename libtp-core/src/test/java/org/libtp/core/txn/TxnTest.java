@@ -64,7 +64,26 @@ class TxnTest {
         assertEquals(24, SharedTxnManager.E_FIRST);
         assertEquals(32, SharedTxnManager.E_LAST);
         assertEquals(40, SharedTxnManager.E_BEGIN);
+        assertEquals(48, SharedTxnManager.E_WAITER);
         assertEquals(1024 + 64 * 256, SharedTxnManager.spec(TxnConfig.defaults()).size());
+    }
+
+    @Test
+    void eachTransactionHasItsOwnWaiterSemaphore() throws Exception {
+        try (TxnFixture f = new TxnFixture(home)) {
+            Transaction a = f.tm.begin();
+            Transaction b = f.tm.begin();
+            org.libtp.core.sync.SharedSemaphore wa = f.tm.waiter(a);
+            assertEquals(0, wa.availablePermits());
+            Thread poster = new Thread(wa::post);
+            poster.start();
+            assertTrue(wa.tryAcquire(5, java.util.concurrent.TimeUnit.SECONDS));
+            poster.join();
+            assertEquals(0, f.tm.waiter(b).availablePermits());
+            f.tm.commit(a);
+            assertThrows(IllegalStateException.class, () -> f.tm.waiter(a));
+            f.tm.commit(b);
+        }
     }
 
     @Test
