@@ -286,10 +286,8 @@ public final class SharedTxnManager implements TransactionManager {
         };
         log.scanBackward(lastLsn, entry -> {
             LogRecord r = LogRecords.decode(entry);
-            switch (r.type()) {
-                case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> {
-                }
-                case SLOT_UPDATE -> manager(r.type(), entry).undo(entry, r, clr);
+            if (r.type().isResourceRecord()) {
+                manager(r.type(), entry).undo(entry, r, clr);
             }
             return true;
         });
@@ -424,26 +422,22 @@ public final class SharedTxnManager implements TransactionManager {
                 last.put(e.txnId(), e.lsn());
                 maxId[0] = Math.max(maxId[0], e.txnId());
             }
-            switch (r.type()) {
-                case TXN_COMMIT, TXN_ABORT -> ended.add(e.txnId());
-                case CHECKPOINT -> {
-                    ckp[0] = e.lsn();
-                    ckp[1] = ((LogRecord.Checkpoint) r).redoLsn();
-                }
-                case SLOT_UPDATE -> manager(r.type(), e); // checks a manager exists
+            if (r.type().isResourceRecord()) {
+                manager(r.type(), e); // fails now, naming the LSN, if no manager handles the type
+            } else if (r.type() == RecordType.CHECKPOINT) {
+                ckp[0] = e.lsn();
+                ckp[1] = ((LogRecord.Checkpoint) r).redoLsn();
+            } else {
+                ended.add(e.txnId()); // commit or abort
             }
             return true;
         });
         int[] redone = {0};
         log.scan(ckp[1], e -> {
             LogRecord r = LogRecords.decode(e);
-            switch (r.type()) {
-                case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> {
-                }
-                case SLOT_UPDATE -> {
-                    manager(r.type(), e).redo(e, r);
-                    redone[0]++;
-                }
+            if (r.type().isResourceRecord()) {
+                manager(r.type(), e).redo(e, r);
+                redone[0]++;
             }
             return true;
         });

@@ -27,6 +27,18 @@ public enum RecordType {
     }
 
     /**
+     * True for the records of record managers (redone and undone through their
+     * {@code ResourceManager}); false for the transaction manager's own. An exhaustive switch
+     * expression: a new type does not compile until it is classified here.
+     */
+    public boolean isResourceRecord() {
+        return switch (this) {
+            case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> false;
+            case SLOT_UPDATE -> true;
+        };
+    }
+
+    /**
      * The type with id {@code id}.
      *
      * @throws CorruptionException for an id this LibTP does not know, naming the LSN
