@@ -199,7 +199,13 @@ public final class SharedTxnManager implements TransactionManager {
     }
 
     long log(Transaction t, LogRecord record) {
+        if (record == null) {
+            throw new IllegalArgumentException("record must not be null");
+        }
         t.checkActive();
+        if (!record.type().isResourceRecord()) {
+            throw new IllegalArgumentException(record.type() + " records are written by the transaction manager itself");
+        }
         long e = entry(t.slot);
         if (t.firstLsn == Lsn.NULL) {
             // A lower bound of the first LSN, published before the append: a checkpoint that
@@ -217,6 +223,7 @@ public final class SharedTxnManager implements TransactionManager {
 
     @Override
     public void commit(Transaction t) {
+        checkTxn(t);
         checkOpen();
         t.checkActive();
         env.checkValid();
@@ -236,6 +243,7 @@ public final class SharedTxnManager implements TransactionManager {
 
     @Override
     public void abort(Transaction t) {
+        checkTxn(t);
         checkOpen();
         t.checkActive();
         env.checkValid();
@@ -516,6 +524,15 @@ public final class SharedTxnManager implements TransactionManager {
             return true;
         });
         return found[0];
+    }
+
+    private void checkTxn(Transaction t) {
+        if (t == null) {
+            throw new IllegalArgumentException("transaction must not be null");
+        }
+        if (t.manager() != this) {
+            throw new IllegalArgumentException("transaction " + t.id() + " belongs to another transaction manager");
+        }
     }
 
     private void checkOpen() {

@@ -26,6 +26,10 @@ public final class Transaction {
         this.durability = durability;
     }
 
+    SharedTxnManager manager() {
+        return manager;
+    }
+
     public long id() {
         return id;
     }

@@ -138,6 +138,11 @@ class TxnTest {
             assertThrows(IllegalStateException.class, () -> f.tm.commit(t));
             assertThrows(IllegalStateException.class, () -> f.tm.abort(t));
             assertThrows(IllegalArgumentException.class, () -> f.tm.begin(null));
+            assertThrows(IllegalArgumentException.class, () -> f.tm.commit(null));
+            Transaction u = f.tm.begin();
+            assertThrows(IllegalArgumentException.class, () -> u.log(null));
+            assertThrows(IllegalArgumentException.class, () -> u.log(new org.libtp.core.log.record.LogRecord.TxnAbort()));
+            f.tm.abort(u);
             assertThrows(IllegalArgumentException.class, () -> TxnConfig.builder().maxTransactions(0).build());
         }
     }
