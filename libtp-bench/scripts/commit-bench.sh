@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Log commit benchmarks of issue 3 (docs/benchmarks.md, "Log commit"): the five `commit` runs,
-# one after the other, so that their ratios come from one sitting. Run from the repository root
-# after `mvn -q -o -DskipTests package -pl libtp-core,libtp-bench -am`. Each run prints one JSON
-# line; they are collected in $OUT/commit.jsonl, stderr in $OUT/commit.err.
+# Commit benchmarks of issue 3 (docs/benchmarks.md, "Transaction commit" and "Log commit"): the
+# five `commit` runs, one after the other, so that their ratios come from one sitting. Run from the
+# repository root after `mvn -q -o -DskipTests package -pl libtp-core,libtp-bench -am`.
+# LEVEL=txn (default): transaction commits (begin + one update + commit through the transaction
+# manager); LEVEL=log: the log manager alone (one appendAndFlush per commit), as first measured.
+# Each run prints one JSON line; they are collected in $OUT/commit.jsonl, stderr in $OUT/commit.err.
 set -euo pipefail
 JAR=${JAR:-libtp-bench/target/libtp-bench.jar}
 JAVA=${JAVA:-java}
-OUT=${OUT:-libtp-bench/target/commit-results}
+LEVEL=${LEVEL:-txn}
+OUT=${OUT:-libtp-bench/target/commit-results-$LEVEL}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-10}
 mkdir -p "$OUT"
 
@@ -23,10 +26,10 @@ mkdir -p "$OUT"
 
 run() { # then the commit options
   echo "== commit $* ($(date -u +%T) $(uptime | sed 's/.*load/load/'))" | tee -a "$OUT/loads.txt"
-  "$JAVA" -jar "$JAR" commit --seconds "$SECONDS_PER_RUN" "$@" 2>>"$OUT/commit.err" | tee -a "$OUT/commit.jsonl"
+  "$JAVA" -jar "$JAR" commit --level "$LEVEL" --seconds "$SECONDS_PER_RUN" "$@" 2>>"$OUT/commit.err" | tee -a "$OUT/commit.jsonl"
 }
 
-# SYNC runs first: the NO_SYNC run writes (and at the end deletes) several GB of log files,
+# SYNC runs first: the NO_SYNC run writes (and at the end deletes) one to several GB of log files,
 # which would disturb the force rate of whatever ran right after it.
 run --threads 1 --durability sync
 run --threads 8 --durability sync

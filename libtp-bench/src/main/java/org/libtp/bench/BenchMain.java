@@ -32,8 +32,9 @@ public final class BenchMain {
         COMMANDS.put("pingpong", new Entry(PingPong.USAGE,
                 "two-JVM shared-semaphore ping-pong; prints one JSON line", PingPong::run));
         COMMANDS.put("commit", new Entry(CommitBench.USAGE,
-                "log-level commit throughput (SharedLog.appendAndFlush; no transaction manager involved) by N threads"
-                        + " in P JVMs, plus the raw force rate of the disk; prints one JSON line",
+                "commit throughput by N threads in P JVMs: --level txn (default) = begin + one update + commit through the"
+                        + " transaction manager; --level log = one SharedLog.appendAndFlush, no transaction manager"
+                        + "; plus the raw force rate of the disk; prints one JSON line",
                 CommitBench::run));
         COMMANDS.put("help", new Entry("help", "this text", (args, out, err) -> {
             usage(out);

@@ -8,6 +8,10 @@ import org.libtp.core.log.LogRecordCodec;
 import org.libtp.core.log.Lsn;
 import org.libtp.core.log.SharedLog;
 import org.libtp.core.storage.FileStorage;
+import org.libtp.core.txn.SharedTxnManager;
+import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.TxnConfig;
+import org.libtp.core.txn.TxnEnvironment;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -36,13 +40,24 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Log-level commit throughput (issue 3, log manager only): {@code threads} threads in each of
- * {@code processes} JVMs loop on {@link SharedLog#appendAndFlush} of a {@code payload}-byte
- * record with the given durability. No transaction manager is involved: a "commit" here is
- * exactly one log record appended and flushed; nothing else. {@code --active-txns} makes each
- * commit count as an active transaction ({@link SharedLog#activeTransactions}), as a transaction
- * manager would, so that the group-commit delay can engage; {@code --stalls} times every commit
- * and reports those slower than 5 ms.
+ * Commit throughput (issue 3): {@code threads} threads in each of {@code processes} JVMs commit
+ * in a loop with the given durability, at one of two levels.
+ *
+ * <p>{@code --level txn} (the default): the environment is a {@link TxnEnvironment} with one
+ * record manager, {@link CounterStore}; a "commit" is {@code begin(durability)}, one counter
+ * increment (a SLOT_UPDATE record of about {@code payload} payload bytes, logged under the
+ * counter's stripe latch) and {@code commit} (a TXN_COMMIT record, flushed as the durability
+ * says). Thread t of process p owns counter {@code p * threads + t}, so transactions never
+ * conflict and no lock manager is needed. Checkpoints are taken as {@link TxnConfig} says by
+ * default (every 8 MiB of log or 60 s), by whichever committer notices. At the end each thread
+ * checks that its counter grew by exactly its number of commits.
+ *
+ * <p>{@code --level log}: the log manager alone, as measured first for issue 3: a "commit" is
+ * exactly one {@link SharedLog#appendAndFlush} of a {@code payload}-byte record; nothing else.
+ * {@code --active-txns} (log level only) makes each commit count as an active transaction
+ * ({@link SharedLog#activeTransactions}), as a transaction manager would, so that the
+ * group-commit delay can engage. {@code --stalls} (both levels) times every commit and reports
+ * those slower than 5 ms.
  *
  * <p>Before the commit run the parent measures the disk: {@code rawForcesPerSec} is one thread
  * appending 256 bytes to a fresh file and calling {@code FileChannel.force(false)} in a loop;
@@ -52,14 +67,21 @@ import java.util.concurrent.TimeUnit;
  * environment open (so every child attaches to the same regions), starts the children (same
  * {@code java}, class path and JVM flags) and drives them over their stdin: {@code GO} starts
  * the warm-up, {@code MARK} starts the measured interval, {@code STOP} ends it; each child
- * answers {@code READY} and finally {@code RESULT commits forces nanos stalls stallNanos}. A
+ * answers {@code READY} and finally {@code RESULT commits forces nanos stalls stallNanos checkpoints}. A
  * child exits at once when its stdin reaches end of file (the parent died) or its parent process
  * changes.
  */
 public final class CommitBench {
-    static final String USAGE = "commit [--dir DIR] [--threads N] [--processes P] [--seconds S] [--warmup W] "
-            + "[--durability sync|write_no_sync|no_sync] [--payload BYTES] [--raw-seconds R] [--active-txns] "
-            + "[--stalls]";
+    static final String USAGE = "commit [--level txn|log] [--dir DIR] [--threads N] [--processes P] [--seconds S] "
+            + "[--warmup W] [--durability sync|write_no_sync|no_sync] [--payload BYTES] [--raw-seconds R] "
+            + "[--active-txns (log level)] [--stalls]";
+
+    static final String NOTES_TXN = "transaction-level commit: each commit is begin(durability), one CounterStore "
+            + "increment (a SLOT_UPDATE record, borrowed from the test record manager, of recordBytes bytes, logged "
+            + "under the counter's stripe latch) and commit (a TXN_COMMIT record of 40 bytes, flushed per durability); "
+            + "LogConfig.defaults(); TxnConfig default checkpoints (8 MiB of log or 60 s), taken by committers; "
+            + "no lock manager (each thread owns its counter); the transaction manager reports active transactions, "
+            + "so the group-commit delay can engage";
 
     static final String NOTES = "log-level commit: each commit is one SharedLog.appendAndFlush(type 1, txnId, "
             + "Lsn.NULL, payload, durability) with LogConfig.defaults(); no transaction manager is involved "
@@ -71,6 +93,8 @@ public final class CommitBench {
             + "would report it, so the group-commit delay can engage";
 
     private static final int RECORD_TYPE = 1;
+    /** Size of a TXN_COMMIT record: header + 8-byte time. */
+    static final int COMMIT_RECORD_BYTES = LogRecordCodec.HEADER_SIZE + 8;
     private static final int RAW_BYTES = 256;
     private static final long RAW_PREALLOC = 8L * 1024 * 1024;
     private static final long READY_TIMEOUT_SECONDS = 60;
@@ -82,17 +106,38 @@ public final class CommitBench {
     private CommitBench() {
     }
 
+    /** What a commit is: a transaction, or one log append+flush. */
+    enum Level {
+        TXN, LOG
+    }
+
     /** Command-line options. */
-    record Options(Path dir, int threads, int processes, double seconds, double warmup, Durability durability,
-                   int payload, double rawSeconds, boolean activeTxns, boolean stalls) {
+    record Options(Level level, Path dir, int threads, int processes, double seconds, double warmup,
+                   Durability durability, int payload, double rawSeconds, boolean activeTxns, boolean stalls) {
+
+        /** Bytes of the update (txn level) or of the one record (log level). */
+        int recordBytes() {
+            return LogRecordCodec.HEADER_SIZE
+                    + (level == Level.TXN ? Math.max(payload, CounterStore.MIN_PAYLOAD) : payload);
+        }
+
+        /** Log bytes one commit appends (checkpoints aside). */
+        int commitBytes() {
+            return recordBytes() + (level == Level.TXN ? COMMIT_RECORD_BYTES : 0);
+        }
+
+        /** maxTransactions of the txn level: every committer may be active at once. */
+        int maxTransactions() {
+            return Math.max(TxnConfig.defaults().maxTransactions(), threads * processes);
+        }
     }
 
     /** Counters of one process at one moment. */
-    record Snapshot(long nanos, long commits, long forces, long stalls, long stallNanos) {
+    record Snapshot(long nanos, long commits, long forces, long stalls, long stallNanos, long checkpoints) {
     }
 
     /** What one process measured between MARK and STOP. */
-    record Part(long commits, long forces, long nanos, long stalls, long stallNanos) {
+    record Part(long commits, long forces, long nanos, long stalls, long stallNanos, long checkpoints) {
         double seconds() {
             return nanos / 1e9;
         }
@@ -139,10 +184,16 @@ public final class CommitBench {
             List<Part> parts;
             String memory;
             if (o.processes() == 1) {
-                try (Workers w = new Workers(dir, EnvironmentConfig.defaults(), o.threads(), 0, o.durability(),
-                        o.payload(), o.activeTxns(), o.stalls())) {
+                try (Workers w = new Workers(dir, EnvironmentConfig.defaults(), o, 0)) {
                     memory = w.env.memoryImplementation();
                     parts = List.of(drive(w, o));
+                }
+            } else if (o.level() == Level.TXN) {
+                // The parent opens first (so it runs recovery and the first checkpoint) and holds the
+                // environment open; the children attach.
+                try (TxnEnvironment tp = openTxn(dir, EnvironmentConfig.defaults(), o)) {
+                    memory = tp.env().memoryImplementation();
+                    parts = multiProcess(dir, o, children, err);
                 }
             } else {
                 try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
@@ -173,7 +224,17 @@ public final class CommitBench {
         }
     }
 
+    /** The txn level's environment: default log, TxnConfig defaults but the durability, one CounterStore. */
+    static TxnEnvironment openTxn(Path dir, EnvironmentConfig config, Options o) {
+        TxnConfig txnConfig = TxnConfig.builder().durability(o.durability())
+                .checkpointBytes(TxnConfig.defaults().checkpointBytes())
+                .maxTransactions(o.maxTransactions()).build();
+        return TxnEnvironment.open(dir, config, LogConfig.defaults(), txnConfig,
+                (env, storage) -> List.of(new CounterStore(env, storage, o.payload())));
+    }
+
     static Options parse(String[] args) {
+        Level level = Level.TXN;
         Path dir = null;
         int threads = 1;
         int processes = 1;
@@ -186,6 +247,14 @@ public final class CommitBench {
         boolean stalls = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--level":
+                    String l = value(args, ++i);
+                    try {
+                        level = Level.valueOf(l.toUpperCase(Locale.ROOT));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("--level must be txn or log, not '" + l + "'");
+                    }
+                    break;
                 case "--dir":
                     dir = Paths.get(value(args, ++i));
                     break;
@@ -239,8 +308,12 @@ public final class CommitBench {
         if (payload < 0 || payload > maxPayload) {
             throw new IllegalArgumentException("--payload must be in [0, " + maxPayload + "]");
         }
-        return new Options(dir, threads, processes, seconds, warmup, durability, payload, rawSeconds, activeTxns,
-                stalls);
+        if (activeTxns && level == Level.TXN) {
+            throw new IllegalArgumentException("--active-txns is for --level log only (the transaction manager "
+                    + "reports active transactions itself)");
+        }
+        return new Options(level, dir, threads, processes, seconds, warmup, durability, payload, rawSeconds,
+                activeTxns, stalls);
     }
 
     private static String value(String[] args, int i) {
@@ -263,7 +336,7 @@ public final class CommitBench {
 
     static Part part(Snapshot a, Snapshot b) {
         return new Part(b.commits() - a.commits(), b.forces() - a.forces(), b.nanos() - a.nanos(),
-                b.stalls() - a.stalls(), b.stallNanos() - a.stallNanos());
+                b.stalls() - a.stalls(), b.stallNanos() - a.stallNanos(), b.checkpoints() - a.checkpoints());
     }
 
     private static void sleepSeconds(double s) throws InterruptedException {
@@ -358,7 +431,7 @@ public final class CommitBench {
         for (Child c : cs) {
             String[] f = c.expect("RESULT ", STOP_TIMEOUT_SECONDS).split(" ");
             parts.add(new Part(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-                    Long.parseLong(f[4]), Long.parseLong(f[5])));
+                    Long.parseLong(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6])));
         }
         for (Child c : cs) {
             c.in.close(); // the child is on its way out anyway
@@ -394,6 +467,8 @@ public final class CommitBench {
         cmd.add(Long.toString(ProcessHandle.current().pid()));
         cmd.add(Boolean.toString(o.activeTxns()));
         cmd.add(Boolean.toString(o.stalls()));
+        cmd.add(o.level().name());
+        cmd.add(Integer.toString(o.processes()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.redirectError(ProcessBuilder.Redirect.INHERIT); // stdin/stdout are the control pipe
         return pb.start();
@@ -473,6 +548,7 @@ public final class CommitBench {
     static String json(Options o, List<Part> parts, double raw, double rawOverwrite, String memory) {
         long commits = 0;
         long forces = 0;
+        long checkpoints = 0;
         long stalls = 0;
         double stallSeconds = 0;
         double commitRate = 0;
@@ -481,6 +557,7 @@ public final class CommitBench {
         for (Part p : parts) {
             commits += p.commits();
             forces += p.forces();
+            checkpoints += p.checkpoints();
             stalls += p.stalls();
             stallSeconds += p.stallNanos() / 1e9;
             commitRate += p.commits() / p.seconds();
@@ -488,15 +565,21 @@ public final class CommitBench {
             secs += p.seconds();
         }
         secs /= parts.size();
-        int recordBytes = LogRecordCodec.HEADER_SIZE + o.payload();
+        int recordBytes = o.recordBytes();
+        int commitBytes = o.commitBytes();
+        boolean txn = o.level() == Level.TXN;
         int committers = o.threads() * o.processes();
         StringBuilder b = new StringBuilder();
         b.append("{\"bench\":\"commit\"");
+        b.append(",\"level\":\"").append(o.level().name().toLowerCase(Locale.ROOT)).append('"');
         b.append(",\"threads\":").append(o.threads());
         b.append(",\"processes\":").append(o.processes());
         b.append(",\"durability\":\"").append(o.durability().name().toLowerCase(Locale.ROOT)).append('"');
         b.append(",\"payload\":").append(o.payload());
         b.append(",\"recordBytes\":").append(recordBytes);
+        if (txn) {
+            b.append(",\"commitBytes\":").append(commitBytes); // update + commit record
+        }
         b.append(",\"seconds\":").append(num(o.seconds()));
         b.append(",\"measuredSeconds\":").append(num(secs));
         b.append(",\"warmupSeconds\":").append(num(o.warmup()));
@@ -510,7 +593,10 @@ public final class CommitBench {
         b.append(",\"rawOverwriteForcesPerSec\":").append(num(rawOverwrite));
         b.append(",\"commitsPerRawForce\":").append(num(commitRate / raw));
         if (o.durability() == Durability.NO_SYNC) {
-            b.append(",\"appendMBPerSec\":").append(num(commitRate * recordBytes / 1e6));
+            b.append(",\"appendMBPerSec\":").append(num(commitRate * commitBytes / 1e6));
+        }
+        if (txn) {
+            b.append(",\"checkpoints\":").append(checkpoints);
         }
         if (o.stalls()) {
             // Commits slower than STALL_NANOS, and the share of the committers' time they took.
@@ -525,10 +611,16 @@ public final class CommitBench {
             }
             b.append(']');
         }
-        b.append(",\"activeTxns\":").append(o.activeTxns());
+        b.append(",\"activeTxns\":").append(txn || o.activeTxns());
         b.append(",\"memory\":\"").append(memory).append('"');
         b.append(",\"java\":\"").append(System.getProperty("java.version")).append('"');
-        b.append(",\"notes\":\"").append(NOTES).append(o.activeTxns() ? NOTES_ACTIVE : NOTES_NO_ACTIVE).append('"');
+        b.append(",\"notes\":\"");
+        if (txn) {
+            b.append(NOTES_TXN);
+        } else {
+            b.append(NOTES).append(o.activeTxns() ? NOTES_ACTIVE : NOTES_NO_ACTIVE);
+        }
+        b.append('"');
         b.append('}');
         return b.toString();
     }
@@ -542,39 +634,59 @@ public final class CommitBench {
 
     // ------------------------------------------------------------------ workers (any process)
 
-    /** An environment, its log and {@code threads} committers waiting for {@link #go()}. */
+    /**
+     * An environment, its log (and at the txn level its transaction manager and counter store)
+     * and {@code threads} committers waiting for {@link #go()}.
+     */
     static final class Workers implements AutoCloseable {
         private static final int STRIDE = 16; // longs: each thread's counter on its own 128 bytes
         private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
 
         final Environment env;
         final SharedLog log;
+        private final TxnEnvironment tp; // txn level only
+        private final CounterStore store; // txn level only
         private final Thread[] threads;
         private final long[] counts;
         private final CountDownLatch start = new CountDownLatch(1);
         private volatile boolean stop;
         private volatile Throwable failure;
 
-        Workers(Path dir, EnvironmentConfig config, int nThreads, int processIndex, Durability durability,
-                int payloadBytes, boolean activeTxns, boolean timeCommits) {
-            env = Environment.open(dir, config);
-            try {
-                log = SharedLog.open(env, new FileStorage(dir), LogConfig.defaults());
-            } catch (RuntimeException e) {
-                env.close();
-                throw e;
+        Workers(Path dir, EnvironmentConfig config, Options o, int processIndex) {
+            if (o.level() == Level.TXN) {
+                tp = openTxn(dir, config, o);
+                env = tp.env();
+                log = tp.log();
+                store = (CounterStore) tp.resourceManagers().get(0);
+            } else {
+                tp = null;
+                store = null;
+                env = Environment.open(dir, config);
+                try {
+                    log = SharedLog.open(env, new FileStorage(dir), LogConfig.defaults());
+                } catch (RuntimeException e) {
+                    env.close();
+                    throw e;
+                }
             }
+            int nThreads = o.threads();
             counts = new long[(nThreads + 1) * STRIDE];
             threads = new Thread[nThreads];
             for (int t = 0; t < nThreads; t++) {
                 int slot = (t + 1) * STRIDE;
-                long txnBase = ((long) processIndex << 48) | ((long) t << 32);
-                byte[] payload = new byte[payloadBytes];
-                for (int i = 0; i < payloadBytes; i++) {
-                    payload[i] = (byte) (i * 31 + t);
+                Runnable body;
+                if (tp != null) {
+                    int counter = processIndex * nThreads + t;
+                    body = () -> txnLoop(slot, counter, o.durability(), o.stalls());
+                } else {
+                    long txnBase = ((long) processIndex << 48) | ((long) t << 32);
+                    byte[] payload = new byte[o.payload()];
+                    for (int i = 0; i < payload.length; i++) {
+                        payload[i] = (byte) (i * 31 + t);
+                    }
+                    body = () -> loop(slot, txnBase, payload, o.durability(), o.activeTxns(), o.stalls());
                 }
-                threads[t] = new Thread(() -> loop(slot, txnBase, payload, durability, activeTxns, timeCommits),
-                        "committer " + processIndex + "." + t);
+                threads[t] = new Thread(body, "committer " + processIndex + "." + t);
                 threads[t].setDaemon(true);
                 threads[t].start();
             }
@@ -618,6 +730,56 @@ public final class CommitBench {
             }
         }
 
+        /** Txn level: begin, increment this thread's counter, commit; at the end check the counter. */
+        private void txnLoop(int slot, int counter, Durability durability, boolean timeCommits) {
+            try {
+                start.await();
+                SharedTxnManager txn = tp.txn();
+                long first = store.get(counter);
+                long n = 0;
+                long stalls = 0;
+                long stallNanos = 0;
+                long t0 = timeCommits ? System.nanoTime() : 0;
+                while (!stop) {
+                    Transaction t = txn.begin(durability);
+                    boolean committed = false;
+                    try {
+                        store.increment(t, counter);
+                        txn.commit(t);
+                        committed = true;
+                    } finally {
+                        if (!committed && !t.isFinished()) {
+                            try {
+                                txn.abort(t);
+                            } catch (RuntimeException | Error e) {
+                                // the first failure is the one to report
+                            }
+                        }
+                    }
+                    if (timeCommits) {
+                        long t1 = System.nanoTime();
+                        if (t1 - t0 > STALL_NANOS) {
+                            stallNanos += t1 - t0;
+                            COUNTS.setRelease(counts, slot + 2, stallNanos);
+                            COUNTS.setRelease(counts, slot + 1, ++stalls);
+                        }
+                        t0 = t1;
+                    }
+                    COUNTS.setRelease(counts, slot, ++n);
+                }
+                long grew = store.get(counter) - first;
+                if (grew != n) {
+                    throw new IllegalStateException("counter " + counter + " grew by " + grew + " in " + n
+                            + " committed increments");
+                }
+            } catch (Throwable t) {
+                if (failure == null) {
+                    failure = t;
+                }
+                stop = true;
+            }
+        }
+
         void go() {
             start.countDown();
         }
@@ -631,7 +793,8 @@ public final class CommitBench {
                 st += (long) COUNTS.getAcquire(counts, i + 1);
                 stn += (long) COUNTS.getAcquire(counts, i + 2);
             }
-            return new Snapshot(System.nanoTime(), c, log.forceCount(), st, stn);
+            return new Snapshot(System.nanoTime(), c, log.forceCount(), st, stn,
+                    store == null ? 0 : store.checkpoints());
         }
 
         /** Stops the committers and waits for them; throws if one failed. */
@@ -655,6 +818,10 @@ public final class CommitBench {
         public void close() {
             stop = true;
             start.countDown();
+            if (tp != null) {
+                tp.close();
+                return;
+            }
             try {
                 log.close();
             } finally {
@@ -667,14 +834,15 @@ public final class CommitBench {
 
     /**
      * Child: {@code CommitBench <dir> <threads> <durability> <payload> <index> <parentPid> <activeTxns>
-     * <stalls>}.
+     * <stalls> <level> <processes>}.
      */
     public static void main(String[] args) {
         int status = 0;
         try {
-            child(Paths.get(args[0]), Integer.parseInt(args[1]), Durability.valueOf(args[2]),
-                    Integer.parseInt(args[3]), Integer.parseInt(args[4]), Long.parseLong(args[5]),
+            Options o = new Options(Level.valueOf(args[8]), Paths.get(args[0]), Integer.parseInt(args[1]),
+                    Integer.parseInt(args[9]), 0, 0, Durability.valueOf(args[2]), Integer.parseInt(args[3]), 0,
                     Boolean.parseBoolean(args[6]), Boolean.parseBoolean(args[7]));
+            child(o, Integer.parseInt(args[4]), Long.parseLong(args[5]));
         } catch (Throwable t) {
             t.printStackTrace();
             status = 1;
@@ -702,8 +870,7 @@ public final class CommitBench {
         Runtime.getRuntime().halt(3);
     }
 
-    private static void child(Path dir, int threads, Durability durability, int payload, int index, long parentPid,
-                              boolean activeTxns, boolean stalls) throws Exception {
+    private static void child(Options o, int index, long parentPid) throws Exception {
         Thread watchdog = new Thread(() -> {
             while (true) {
                 if (!parentAlive(parentPid)) {
@@ -722,7 +889,7 @@ public final class CommitBench {
         PrintStream out = System.out;
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         EnvironmentConfig config = EnvironmentConfig.builder().failCheckMillis(0).build();
-        try (Workers w = new Workers(dir, config, threads, index, durability, payload, activeTxns, stalls)) {
+        try (Workers w = new Workers(o.dir(), config, o, index)) {
             out.println("READY");
             out.flush();
             Snapshot mark = null;
@@ -747,7 +914,7 @@ public final class CommitBench {
                         }
                         Part p = part(mark, end);
                         out.println("RESULT " + p.commits() + " " + p.forces() + " " + p.nanos() + " " + p.stalls()
-                                + " " + p.stallNanos());
+                                + " " + p.stallNanos() + " " + p.checkpoints());
                         out.flush();
                         return;
                     default:
