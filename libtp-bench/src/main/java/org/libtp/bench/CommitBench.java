@@ -851,18 +851,6 @@ public final class CommitBench {
         System.exit(status);
     }
 
-    /**
-     * True while the parent runs. A dead parent can stay a zombie (and "alive" to
-     * {@link ProcessHandle#isAlive}) until it is reaped, but its children are re-parented the
-     * moment it exits: so our parent pid changing is checked first.
-     */
-    private static boolean parentAlive(long parentPid) {
-        Optional<ProcessHandle> parent = ProcessHandle.current().parent();
-        if (parent.isEmpty() || parent.get().pid() != parentPid) {
-            return false;
-        }
-        return parent.get().isAlive();
-    }
 
     private static void orphaned(String why) {
         System.err.println("commit child: " + why + "; exiting");
@@ -873,7 +861,7 @@ public final class CommitBench {
     private static void child(Options o, int index, long parentPid) throws Exception {
         Thread watchdog = new Thread(() -> {
             while (true) {
-                if (!parentAlive(parentPid)) {
+                if (!ParentWatch.parentAlive(parentPid)) {
                     orphaned("parent " + parentPid + " is gone");
                 }
                 try {

@@ -206,14 +206,7 @@ public final class CounterStore implements ResourceManager {
             }
         }
         try {
-            String tmp = DATA + ".new";
-            storage.delete(tmp);
-            try (StorageFile f = storage.open(tmp, true)) {
-                f.write(ByteBuffer.wrap(data), 0);
-                f.force();
-            }
-            storage.rename(tmp, DATA);
-            storage.forceDirectory();
+            storage.replaceFile(DATA, ByteBuffer.wrap(data));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

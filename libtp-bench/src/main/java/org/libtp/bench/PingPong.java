@@ -250,18 +250,6 @@ public final class PingPong {
         System.exit(status);
     }
 
-    /**
-     * True while the parent runs. A dead parent can stay a zombie (and "alive" to
-     * {@link ProcessHandle#isAlive}) until it is reaped, but its children are re-parented the
-     * moment it exits: so our parent pid changing is checked first.
-     */
-    private static boolean parentAlive(long parentPid) {
-        Optional<ProcessHandle> parent = ProcessHandle.current().parent();
-        if (parent.isEmpty() || parent.get().pid() != parentPid) {
-            return false;
-        }
-        return parent.get().isAlive();
-    }
 
     private static void child(Path dir, long parentPid, boolean polling) {
         try (Environment env = Environment.open(dir, config(polling))) {
@@ -276,7 +264,7 @@ public final class PingPong {
                         return;
                     }
                     pong.post();
-                } else if (!parentAlive(parentPid)) {
+                } else if (!ParentWatch.parentAlive(parentPid)) {
                     System.err.println("pingpong child: parent " + parentPid + " is gone; exiting");
                     return;
                 }

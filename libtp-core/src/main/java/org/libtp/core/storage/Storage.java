@@ -36,4 +36,20 @@ public interface Storage {
 
     /** Forces the directory itself, so created, renamed and deleted entries survive a crash. */
     void forceDirectory() throws IOException;
+
+    /**
+     * Replaces {@code name} with {@code content} atomically and durably: written to
+     * {@code name.new}, forced, renamed over {@code name}, directory forced. A crash leaves either
+     * the old file or the new one, never a mix.
+     */
+    default void replaceFile(String name, java.nio.ByteBuffer content) throws IOException {
+        String tmp = name + ".new";
+        delete(tmp);
+        try (StorageFile f = open(tmp, true)) {
+            f.write(content, 0);
+            f.force();
+        }
+        rename(tmp, name);
+        forceDirectory();
+    }
 }

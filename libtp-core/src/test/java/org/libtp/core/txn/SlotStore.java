@@ -152,14 +152,7 @@ public final class SlotStore implements ResourceManager {
             }
         }
         try {
-            String tmp = DATA + ".new";
-            storage.delete(tmp);
-            try (StorageFile f = storage.open(tmp, true)) {
-                f.write(ByteBuffer.wrap(data), 0);
-                f.force();
-            }
-            storage.rename(tmp, DATA);
-            storage.forceDirectory();
+            storage.replaceFile(DATA, ByteBuffer.wrap(data));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
