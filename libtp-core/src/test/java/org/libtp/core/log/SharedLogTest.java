@@ -210,6 +210,33 @@ class SharedLogTest {
     }
 
     @Test
+    void nextLogFileIsPreparedAheadAndLeftoversAreCleared() throws Exception {
+        java.nio.file.Path stale = home.resolve(LogFileHeader.fileName(7) + SharedLog.READY);
+        java.nio.file.Files.write(stale, new byte[] {1, 2, 3});
+        try (Environment env = Environment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            assertTrue(!java.nio.file.Files.exists(stale), "leftovers of the last run are deleted at open");
+            java.nio.file.Path ready = home.resolve(LogFileHeader.fileName(2) + SharedLog.READY);
+            int i = 0;
+            while (Lsn.offset(log.endLsn()) < SMALL.fileSize() / 2 + 1024) {
+                log.append(1, 1, Lsn.NULL, payload(i++));
+            }
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (!java.nio.file.Files.exists(ready) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(java.nio.file.Files.exists(ready), "file 2 prepared ahead once file 1 is half full");
+            while (Lsn.file(log.endLsn()) == 1) {
+                log.append(1, 1, Lsn.NULL, payload(i++));
+            }
+            assertTrue(!java.nio.file.Files.exists(ready), "the switch took the prepared file");
+            assertEquals(2, log.fileNumbers().length);
+            long lsn = log.append(1, 1, Lsn.NULL, payload(42));
+            assertArrayEquals(payload(42), log.read(lsn).payload());
+        }
+    }
+
+    @Test
     void logRegionOffsets() {
         assertEquals(256, SharedLog.OFF_LOG_LATCH);
         assertEquals(320, SharedLog.OFF_FLUSH_LATCH);
@@ -223,6 +250,7 @@ class SharedLogTest {
         assertEquals(432, SharedLog.OFF_FILE_SIZE);
         assertEquals(440, SharedLog.OFF_BUFFER_SIZE);
         assertEquals(444, SharedLog.OFF_STATE);
+        assertEquals(448, SharedLog.OFF_PREPARING);
         assertEquals(4096, SharedLog.OFF_BUFFER);
         assertEquals(4096 + 16 * 1024, SharedLog.spec(SMALL).size());
     }
