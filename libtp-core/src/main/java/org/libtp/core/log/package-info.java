@@ -32,7 +32,12 @@
  *   <li>flushedLsn is published only after the force returned: an acknowledged SYNC commit is on
  *       disk.</li>
  *   <li>A file is forced, and its successor created and the directory forced, before any record
- *       goes to the successor: all files but the last are complete and durable.</li>
+ *       goes to the successor: all files but the last are complete and durable. The successor is
+ *       normally built ahead, outside the log latch, as {@code log.N.ready} (header, zeros,
+ *       forced), so the switch only renames it; only a switch, under the log latch, gives a file
+ *       its {@code log.N} name. Still under the latch, and the main cost of a switch at NO_SYNC:
+ *       forcing the old file. Moving that out needs the leader to force every file since
+ *       flushedLsn and open to find the end of the log from the last checkpoint on.</li>
  *   <li>At open, the first process scans the last file: the first record that is cut short, has an
  *       impossible length or fails its CRC ends the log; the rest of the file is zeroed (one WARN):
  *       only an unacknowledged, unforced write can be torn there. Unless a valid checkpoint record
