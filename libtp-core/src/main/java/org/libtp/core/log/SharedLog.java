@@ -604,6 +604,9 @@ public final class SharedLog implements LogManager {
     private LogEntry readFromFile(long lsn) throws IOException {
         int n = Lsn.file(lsn);
         long off = Lsn.offset(lsn);
+        if (off + LogRecordCodec.HEADER_SIZE > fileSize) {
+            throw new IllegalArgumentException("LSN " + Lsn.toString(lsn) + " is past the last record of its file");
+        }
         StorageFile f;
         try {
             f = file(n);
@@ -635,6 +638,12 @@ public final class SharedLog implements LogManager {
             long end = endLsn();
             if (lsn >= end) {
                 return;
+            }
+            if (Lsn.offset(lsn) + LogRecordCodec.HEADER_SIZE > fileSize) {
+                // No record fits here (e.g. a checkpoint's redo LSN taken when the next record
+                // was about to go to the next file): the next record is at the next file's start.
+                lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE);
+                continue;
             }
             LogEntry e;
             try {

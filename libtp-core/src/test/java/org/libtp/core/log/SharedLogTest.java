@@ -237,6 +237,36 @@ class SharedLogTest {
     }
 
     @Test
+    void scanFromTheEndOfAFullFileContinuesInTheNext() {
+        try (Environment env = Environment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            // Fill file 1 until the next record cannot fit, remember that end position.
+            long before = log.endLsn();
+            while (true) {
+                long left = SMALL.fileSize() - Lsn.offset(log.endLsn());
+                if (left < LogRecordCodec.HEADER_SIZE) {
+                    break; // not even a header fits: the next record goes to file 2
+                }
+                // Big records, then one sized to leave less than a header's worth.
+                int payload = left >= 1000 + 2 * LogRecordCodec.HEADER_SIZE + 16 ? 1000
+                        : (int) Math.max(0, left - LogRecordCodec.HEADER_SIZE - 16);
+                before = log.append(1, 1, Lsn.NULL, new byte[payload]);
+            }
+            long tail = log.endLsn(); // in file 1, too close to its end for any record
+            assertEquals(1, Lsn.file(tail));
+            long next = log.append(1, 1, Lsn.NULL, new byte[] {9});
+            assertEquals(Lsn.of(2, LogFileHeader.SIZE), next);
+            log.flush(log.endLsn(), Durability.SYNC);
+            List<Long> seen = new ArrayList<>();
+            log.scan(tail, e -> seen.add(e.lsn())); // e.g. a checkpoint's redo LSN
+            assertEquals(List.of(next), seen);
+            seen.clear();
+            log.scan(before, e -> seen.add(e.lsn()));
+            assertEquals(List.of(before, next), seen);
+        }
+    }
+
+    @Test
     void logRegionOffsets() {
         assertEquals(256, SharedLog.OFF_LOG_LATCH);
         assertEquals(320, SharedLog.OFF_FLUSH_LATCH);
