@@ -22,7 +22,6 @@ import java.io.PrintStream;
 import java.io.Writer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +32,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -447,18 +445,7 @@ public final class CommitBench {
     }
 
     private static Process startChild(Path dir, Options o, int index) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(javaBinary());
-        // The parent's JVM flags (e.g. --enable-native-access), minus agents and debuggers.
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!a.startsWith("-agentlib") && !a.startsWith("-agentpath") && !a.startsWith("-javaagent")
-                    && !a.startsWith("-Xrunjdwp") && !a.startsWith("-Xdebug")) {
-                cmd.add(a);
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(CommitBench.class.getName());
+        List<String> cmd = ParentWatch.javaCommand(CommitBench.class);
         cmd.add(dir.toString());
         cmd.add(Integer.toString(o.threads()));
         cmd.add(o.durability().name());
@@ -474,13 +461,6 @@ public final class CommitBench {
         return pb.start();
     }
 
-    private static String javaBinary() {
-        Optional<String> cmd = ProcessHandle.current().info().command();
-        if (cmd.isPresent() && new File(cmd.get()).canExecute()) {
-            return cmd.get();
-        }
-        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    }
 
     // ------------------------------------------------------------------ raw force rate
 

@@ -1,8 +1,16 @@
 package org.libtp.bench;
 
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
-/** For child JVMs of the multi-process harnesses: is the parent that started us still there? */
+/**
+ * For the multi-process harnesses: the command that starts a child JVM like this one, and, in
+ * the child, whether the parent that started it is still there.
+ */
 final class ParentWatch {
     private ParentWatch() {
     }
@@ -18,5 +26,26 @@ final class ParentWatch {
             return false;
         }
         return parent.get().isAlive();
+    }
+
+    /**
+     * {@code java}, this JVM's flags (e.g. --enable-native-access) minus agents and debuggers,
+     * this class path and {@code main}: the caller appends the arguments.
+     */
+    static List<String> javaCommand(Class<?> main) {
+        List<String> cmd = new ArrayList<>();
+        Optional<String> self = ProcessHandle.current().info().command();
+        cmd.add(self.isPresent() && new File(self.get()).canExecute() ? self.get()
+                : Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (!a.startsWith("-agentlib") && !a.startsWith("-agentpath") && !a.startsWith("-javaagent")
+                    && !a.startsWith("-Xrunjdwp") && !a.startsWith("-Xdebug")) {
+                cmd.add(a);
+            }
+        }
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(main.getName());
+        return cmd;
     }
 }

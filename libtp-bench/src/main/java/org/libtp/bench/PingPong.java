@@ -10,7 +10,6 @@ import org.libtp.core.sync.SharedSemaphore;
 
 import java.io.File;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -18,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -209,18 +207,7 @@ public final class PingPong {
     }
 
     private static Process startChild(Path dir, boolean polling) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(javaBinary());
-        // The parent's JVM flags (e.g. --enable-native-access), minus agents and debuggers.
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!a.startsWith("-agentlib") && !a.startsWith("-agentpath") && !a.startsWith("-javaagent")
-                    && !a.startsWith("-Xrunjdwp") && !a.startsWith("-Xdebug")) {
-                cmd.add(a);
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(PingPong.class.getName());
+        List<String> cmd = ParentWatch.javaCommand(PingPong.class);
         cmd.add(dir.toString());
         cmd.add(Long.toString(ProcessHandle.current().pid()));
         cmd.add(Boolean.toString(polling));
@@ -230,13 +217,6 @@ public final class PingPong {
         return pb.start();
     }
 
-    private static String javaBinary() {
-        Optional<String> cmd = ProcessHandle.current().info().command();
-        if (cmd.isPresent() && new File(cmd.get()).canExecute()) {
-            return cmd.get();
-        }
-        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    }
 
     /** The child: {@code PingPong <dir> <parentPid> <pollingFutex>}. */
     public static void main(String[] args) {
