@@ -267,7 +267,7 @@ public final class SharedTxnManager implements TransactionManager {
 
     private void end(Transaction t) {
         for (TxnEndListener l : endListeners) {
-            l.ended(t.id, t.finishedCommitted);
+            l.ended(t.slot, t.id, t.finishedCommitted);
         }
         t.finished = true;
         long e = entry(t.slot);
@@ -321,7 +321,39 @@ public final class SharedTxnManager implements TransactionManager {
      */
     public org.libtp.core.sync.SharedSemaphore waiter(Transaction t) {
         t.checkActive();
-        return env.semaphore(region, entry(t.slot) + E_WAITER, "waiter of transaction " + t.id);
+        return waiter(t.slot);
+    }
+
+    /**
+     * The waiter semaphore of table slot {@code slot} (another process's transaction, for the
+     * lock manager to post when it grants that transaction's request). A slot's semaphore is
+     * reset when a transaction begins in it; a late post to a finished transaction can only
+     * cause one spurious wake-up of the slot's next transaction, so waiters re-check their state.
+     */
+    public org.libtp.core.sync.SharedSemaphore waiter(int slot) {
+        if (slot < 0 || slot >= max) {
+            throw new IllegalArgumentException("transaction slot " + slot + " not in [0, " + max + ")");
+        }
+        return env.semaphore(region, entry(slot) + E_WAITER, "waiter of transaction slot " + slot);
+    }
+
+    /** Size of the shared transaction table (slots 0..n-1). */
+    public int maxTransactions() {
+        return max;
+    }
+
+    /** The id of the transaction in table slot {@code slot}, or 0 if the slot is free. */
+    public long txnIdAt(int slot) {
+        if (slot < 0 || slot >= max) {
+            throw new IllegalArgumentException("transaction slot " + slot + " not in [0, " + max + ")");
+        }
+        long e = entry(slot);
+        return mem.getIntVolatile(e + E_STATE) == FREE ? 0 : mem.getLong(e + E_ID);
+    }
+
+    /** The environment this manager belongs to. */
+    public Environment environment() {
+        return env;
     }
 
     /** LSN of the last checkpoint record. */
@@ -508,6 +540,9 @@ public final class SharedTxnManager implements TransactionManager {
             }
             LOG.info("failCheck: transaction {} of dead process slot {} {}", id, owner,
                     committed ? "had committed" : "rolled back");
+            for (TxnEndListener l : endListeners) {
+                l.ended(i, id, committed); // its locks go only now, after its undo
+            }
             mem.putIntVolatile(e + E_STATE, FREE);
             mem.getAndAddInt(OFF_ACTIVE, -1);
             log.activeTransactions(-1);

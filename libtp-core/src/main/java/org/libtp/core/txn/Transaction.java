@@ -34,6 +34,22 @@ public final class Transaction {
         return id;
     }
 
+    /**
+     * This transaction's index in the shared transaction table: the lock manager's locker
+     * number, unique among active transactions of all processes (reused after it ends).
+     */
+    public int slot() {
+        return slot;
+    }
+
+    /** Throws {@link IllegalStateException} if this transaction has committed or aborted. */
+    public void checkActive() {
+        if (finished) {
+            throw new IllegalStateException("transaction " + id + " has already "
+                    + "committed or aborted; begin a new one");
+        }
+    }
+
     public Durability durability() {
         return durability;
     }
@@ -53,13 +69,6 @@ public final class Transaction {
      */
     public long log(LogRecord record) {
         return manager.log(this, record);
-    }
-
-    void checkActive() {
-        if (finished) {
-            throw new IllegalStateException("transaction " + id + " has already "
-                    + "committed or aborted; begin a new one");
-        }
     }
 
     @Override

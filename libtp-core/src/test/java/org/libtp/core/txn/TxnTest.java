@@ -90,7 +90,7 @@ class TxnTest {
     void endListenersHearCommitsAndAborts() {
         try (TxnFixture f = new TxnFixture(home)) {
             java.util.List<String> heard = new java.util.ArrayList<>();
-            f.tm.addEndListener((id, committed) -> heard.add(id + (committed ? " commit" : " abort")));
+            f.tm.addEndListener((slot, id, committed) -> heard.add(id + (committed ? " commit" : " abort")));
             Transaction a = f.tm.begin();
             f.store.put(a, 1, 1);
             f.tm.commit(a);
