@@ -192,7 +192,9 @@ public final class CounterStore implements ResourceManager {
     }
 
     @Override
-    public void checkpoint(long redoLsn) {
+    public java.util.List<org.libtp.core.log.record.LogRecord.DirtyPage> checkpoint(long beginLsn, long writeBefore,
+                                                                                    int maxDirtyPages) {
+        // Everything, as of now (at or after beginLsn): nothing stays dirty.
         byte[] data = new byte[8 * COUNTERS];
         ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
         for (int s = 0; s < STRIPES; s++) { // each stripe under its latch
@@ -211,5 +213,6 @@ public final class CounterStore implements ResourceManager {
             throw new UncheckedIOException(e);
         }
         checkpoints.incrementAndGet();
+        return java.util.List.of();
     }
 }

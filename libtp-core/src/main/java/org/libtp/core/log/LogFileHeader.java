@@ -28,7 +28,7 @@ import java.util.zip.CRC32C;
  */
 public final class LogFileHeader {
     public static final String MAGIC = "LIBTPLOG";
-    public static final int VERSION = 1;
+    public static final int VERSION = 2; // 2: checkpoint records carry the dirty-page table
     public static final int OFF_MAGIC = 0;
     public static final int OFF_VERSION = 8;
     public static final int OFF_HEADER_SIZE = 12;

@@ -677,6 +677,11 @@ public final class SharedLog implements LogManager {
         }
     }
 
+    /** Size of the shared log buffer: the largest record that fits. */
+    public int bufferSize() {
+        return bufferSize;
+    }
+
     /** Configured size of each log file. */
     public long fileSize() {
         return fileSize;

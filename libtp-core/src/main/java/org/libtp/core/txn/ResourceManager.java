@@ -41,8 +41,14 @@ public interface ResourceManager {
     }
 
     /**
-     * Makes every change logged before {@code redoLsn} durable in the data files. The log is
-     * already forced through {@code redoLsn} (write-ahead rule).
+     * This manager's part of a fuzzy checkpoint that began when the log ended at
+     * {@code beginLsn} (the log is already forced through it: write-ahead). When it returns,
+     * every change logged before {@code writeBefore} (at most {@code beginLsn}) must be durable
+     * in the data files; changes logged before {@code beginLsn} that are not durable yet are
+     * returned as dirty pages, each with the LSN of its oldest such change (at most
+     * {@code maxDirtyPages} of them: write more otherwise). Recovery then redoes from the oldest
+     * of those LSNs, or from {@code beginLsn}.
      */
-    void checkpoint(long redoLsn);
+    java.util.List<org.libtp.core.log.record.LogRecord.DirtyPage> checkpoint(long beginLsn, long writeBefore,
+                                                                             int maxDirtyPages);
 }

@@ -43,6 +43,7 @@ import java.util.Set;
  *     412     4  state             0 = recovery not yet run
  *     416     4  activeCount
  *     424     8  lastCheckpointMillis
+ *     432     8  lastCheckpointBegin the end of the log when the last checkpoint began
  *    1024  64*T  transaction table, T = maxTransactions entries:
  *                  0  4 state 0 free / 1 running / 2 committing / 3 aborting
  *                  4  4 owner process slot
@@ -69,6 +70,7 @@ public final class SharedTxnManager implements TransactionManager {
     static final long OFF_STATE = 412;
     static final long OFF_ACTIVE = 416;
     static final long OFF_LAST_CKP_MILLIS = 424;
+    static final long OFF_LAST_CKP_BEGIN = 432;
     static final long OFF_TABLE = 1024;
     static final int ENTRY = 64;
     static final int E_STATE = 0;
@@ -212,7 +214,9 @@ public final class SharedTxnManager implements TransactionManager {
             // misses it is sure to see this transaction's records after its redo point.
             mem.putLongVolatile(e + E_FIRST, log.endLsn());
         }
-        long lsn = log.append(record.type().id(), t.id, t.lastLsn, LogRecords.encode(record));
+        byte[] payload = LogRecords.encode(record);
+        long lsn = log.append(record.type().id(), t.id, t.lastLsn, payload);
+        t.lastEnd = lsn + LogRecordCodec.HEADER_SIZE + payload.length;
         if (t.firstLsn == Lsn.NULL) {
             t.firstLsn = lsn;
         }
@@ -384,6 +388,15 @@ public final class SharedTxnManager implements TransactionManager {
 
     @Override
     public long checkpoint() {
+        return checkpoint(false);
+    }
+
+    /**
+     * Takes a checkpoint now. {@code full}: every change logged so far is written to the data
+     * files (a sharp checkpoint, as at a clean close: the next recovery redoes nothing);
+     * otherwise only pages dirty since before the previous checkpoint are (fuzzy).
+     */
+    public long checkpoint(boolean full) {
         checkOpen();
         env.checkValid();
         ckpLatch.acquire();
@@ -399,16 +412,26 @@ public final class SharedTxnManager implements TransactionManager {
                     }
                 }
             }
-            log.flush(redo, Durability.SYNC); // write-ahead: the log before the data
+            long begin = redo;
+            long previous = mem.getLongVolatile(OFF_LAST_CKP_BEGIN);
+            log.flush(begin, Durability.SYNC); // write-ahead: the log before the data
+            // The dirty-page table must fit in the log buffer with the rest of the record.
+            int room = Math.max(0, (log.bufferSize() / 2 - 64 - 16 * active.size()) / 20);
+            List<LogRecord.DirtyPage> dirty = new ArrayList<>();
             for (ResourceManager rm : managerList) {
-                rm.checkpoint(redo);
+                dirty.addAll(rm.checkpoint(begin, full || previous == Lsn.NULL ? begin : previous,
+                        Math.max(0, room - dirty.size())));
             }
-            byte[] payload = LogRecords.encode(new LogRecord.Checkpoint(redo, active));
+            for (LogRecord.DirtyPage d : dirty) {
+                redo = Math.min(redo, d.recLsn()); // redo from the oldest change not yet written
+            }
+            byte[] payload = LogRecords.encode(new LogRecord.Checkpoint(redo, active, dirty));
             long lsn = log.append(RecordType.CHECKPOINT.id(), 0, Lsn.NULL, payload);
             log.flush(lsn + LogRecordCodec.HEADER_SIZE + payload.length, Durability.SYNC);
             mem.putLongVolatile(OFF_LAST_CKP, lsn);
             mem.putLongVolatile(OFF_LAST_CKP_REDO, redo);
             mem.putLongVolatile(OFF_LAST_CKP_MILLIS, System.currentTimeMillis());
+            mem.putLongVolatile(OFF_LAST_CKP_BEGIN, begin);
             return lsn;
         } finally {
             ckpLatch.release();

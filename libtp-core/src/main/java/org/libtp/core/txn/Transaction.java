@@ -16,6 +16,7 @@ public final class Transaction {
     final Durability durability;
     long firstLsn = Lsn.NULL;
     long lastLsn = Lsn.NULL;
+    long lastEnd = Lsn.NULL;
     boolean finished;
     boolean finishedCommitted;
 
@@ -57,6 +58,14 @@ public final class Transaction {
     /** LSN of this transaction's last record, {@link Lsn#NULL} if it wrote none. */
     public long lastLsn() {
         return lastLsn;
+    }
+
+    /**
+     * Where this transaction's last record logged through {@link #log} ends: forcing the log to
+     * here makes that record durable (the write-ahead bound of a page it changed).
+     */
+    public long lastLsnEnd() {
+        return lastEnd;
     }
 
     public boolean isFinished() {

@@ -1,5 +1,8 @@
 package org.libtp.core.txn;
 
+import org.libtp.core.buffer.BufferConfig;
+import org.libtp.core.buffer.PageUpdates;
+import org.libtp.core.buffer.SharedBufferPool;
 import org.libtp.core.env.Environment;
 import org.libtp.core.env.EnvironmentConfig;
 import org.libtp.core.log.LogConfig;
@@ -8,19 +11,27 @@ import org.libtp.core.storage.FileStorage;
 import org.libtp.core.storage.Storage;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
- * An environment with its log and transaction managers, opened in the right order: opening it
- * runs recovery when the environment was not closed cleanly (every process closed or died since
- * the regions were built), before returning. Closing closes all three (the log is flushed).
+ * An environment with its log, buffer and transaction managers, opened in the right order:
+ * opening it runs recovery when the environment was not closed cleanly (every process closed or
+ * died since the regions were built), before returning. Closing closes them all (the log is
+ * flushed).
  *
  * <pre>{@code
  * try (TxnEnvironment tp = TxnEnvironment.open(dir, EnvironmentConfig.defaults(), LogConfig.defaults(),
- *         TxnConfig.defaults(), (env, storage) -> List.of(myRecordManager(env, storage)))) {
+ *         TxnConfig.defaults(), BufferConfig.defaults(), new FileStorage(dir), parts -> List.of())) {
+ *     int file = tp.buffers().open("data.db");
  *     Transaction t = tp.txn().begin();
- *     ...
+ *     Page p = tp.buffers().get(file, 0, BufferManager.CREATE);
+ *     p.latch();
+ *     tp.pages().update(t, p, 64, new byte[] {1, 2, 3});
+ *     p.unlatch();
+ *     tp.buffers().unpin(p, true);
  *     tp.txn().commit(t);
  * }
  * }</pre>
@@ -28,34 +39,67 @@ import java.util.function.BiFunction;
 public final class TxnEnvironment implements AutoCloseable {
     private final Environment env;
     private final SharedLog log;
+    private final SharedBufferPool buffers;
+    private final PageUpdates pages;
     private final SharedTxnManager txn;
     private final List<ResourceManager> resourceManagers;
 
-    private TxnEnvironment(Environment env, SharedLog log, SharedTxnManager txn, List<ResourceManager> rms) {
-        this.env = env;
-        this.log = log;
+    /** What record managers may use when they are created (the transaction manager is not open yet). */
+    public record Parts(Environment env, Storage storage, SharedLog log, SharedBufferPool buffers, PageUpdates pages) {
+    }
+
+    private TxnEnvironment(Parts parts, SharedTxnManager txn, List<ResourceManager> rms) {
+        this.env = parts.env();
+        this.log = parts.log();
+        this.buffers = parts.buffers();
+        this.pages = parts.pages();
         this.txn = txn;
         this.resourceManagers = rms;
     }
 
-    /** Opens with the real file system. */
+    /** Opens with the real file system and the default buffer pool. */
     public static TxnEnvironment open(Path home, EnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
                                       BiFunction<Environment, Storage, List<ResourceManager>> resourceManagers) {
         return open(home, envConfig, logConfig, txnConfig, new FileStorage(home), resourceManagers);
     }
 
-    /** Opens with the given storage (tests inject faults through it). */
+    /** Opens with the given storage (tests inject faults through it) and the default buffer pool. */
     public static TxnEnvironment open(Path home, EnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
                                       Storage storage,
                                       BiFunction<Environment, Storage, List<ResourceManager>> resourceManagers) {
+        return open(home, envConfig, logConfig, txnConfig, BufferConfig.defaults(), storage,
+                parts -> resourceManagers.apply(parts.env(), parts.storage()));
+    }
+
+    /**
+     * Opens everything. {@code resourceManagers} creates the record managers (besides the
+     * buffer manager's page records, which are always there) from the managers opened so far.
+     */
+    public static TxnEnvironment open(Path home, EnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
+                                      BufferConfig bufferConfig, Storage storage,
+                                      Function<Parts, List<ResourceManager>> resourceManagers) {
         Environment env = Environment.open(home, envConfig);
         SharedLog log = null;
+        SharedBufferPool buffers = null;
         try {
             log = SharedLog.open(env, storage, logConfig);
-            List<ResourceManager> rms = List.copyOf(resourceManagers.apply(env, storage));
-            SharedTxnManager txn = SharedTxnManager.open(env, log, txnConfig, rms);
-            return new TxnEnvironment(env, log, txn, rms);
+            buffers = SharedBufferPool.open(env, storage, log, bufferConfig);
+            PageUpdates pages = new PageUpdates(buffers);
+            Parts parts = new Parts(env, storage, log, buffers, pages);
+            List<ResourceManager> user = List.copyOf(resourceManagers.apply(parts));
+            List<ResourceManager> all = new ArrayList<>();
+            all.add(pages);
+            all.addAll(user);
+            SharedTxnManager txn = SharedTxnManager.open(env, log, txnConfig, all);
+            return new TxnEnvironment(parts, txn, user);
         } catch (RuntimeException | Error e) {
+            if (buffers != null) {
+                try {
+                    buffers.close();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
             if (log != null) {
                 try {
                     log.close();
@@ -76,18 +120,41 @@ public final class TxnEnvironment implements AutoCloseable {
         return log;
     }
 
+    public SharedBufferPool buffers() {
+        return buffers;
+    }
+
+    /** Logged page changes (the buffer manager's record manager). */
+    public PageUpdates pages() {
+        return pages;
+    }
+
     public SharedTxnManager txn() {
         return txn;
     }
 
+    /** The record managers the caller's factory created. */
     public List<ResourceManager> resourceManagers() {
         return resourceManagers;
     }
 
+    /**
+     * Closes. The last process to close takes a full checkpoint first, so that the next open's
+     * recovery has nothing to redo (a crash instead leaves that work to recovery).
+     */
     @Override
     public void close() {
         try {
+            if (env.busyProcessSlots() == 1 && !env.isFailed()) {
+                try {
+                    txn.checkpoint(true);
+                } catch (RuntimeException e) {
+                    org.slf4j.LoggerFactory.getLogger(TxnEnvironment.class)
+                            .warn("final checkpoint of {} failed; recovery will redo from the last one: {}", env.home(), e.toString());
+                }
+            }
             txn.close();
+            buffers.close();
             log.close();
         } finally {
             env.close();

@@ -138,7 +138,9 @@ public final class SlotStore implements ResourceManager {
     }
 
     @Override
-    public void checkpoint(long redoLsn) {
+    public java.util.List<org.libtp.core.log.record.LogRecord.DirtyPage> checkpoint(long beginLsn, long writeBefore,
+                                                                                    int maxDirtyPages) {
+        // Everything, as of now (at or after beginLsn): nothing stays dirty.
         byte[] data = new byte[8 * slots];
         for (int s = 0; s < STRIPES; s++) { // each stripe under its latch
             latches[s].acquire();
@@ -156,5 +158,6 @@ public final class SlotStore implements ResourceManager {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return java.util.List.of();
     }
 }

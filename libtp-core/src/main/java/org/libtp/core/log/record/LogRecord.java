@@ -9,7 +9,7 @@ import java.util.List;
  * over {@link #type()}, so a new type cannot be half-handled (Java 17 has no pattern switch).
  */
 public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbort, LogRecord.Checkpoint,
-        LogRecord.SlotUpdate {
+        LogRecord.PageUpdate, LogRecord.SlotUpdate {
 
     RecordType type();
 
@@ -33,11 +33,17 @@ public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbor
      * A fuzzy checkpoint. Every change logged before {@code redoLsn} was durable in the data
      * files when this record was written, so recovery redoes from {@code redoLsn}; the
      * transactions active then (with their first LSNs) may still need undo from further back.
-     * The buffer manager adds its dirty-page table later.
+     * {@code dirty} is the buffer manager's dirty-page table: the pages whose changes since
+     * {@code recLsn} were not yet written ({@code redoLsn} is at or before the oldest recLsn).
      */
-    record Checkpoint(long redoLsn, List<ActiveTxn> active) implements LogRecord {
+    record Checkpoint(long redoLsn, List<ActiveTxn> active, List<DirtyPage> dirty) implements LogRecord {
         public Checkpoint {
             active = List.copyOf(active);
+            dirty = List.copyOf(dirty);
+        }
+
+        public Checkpoint(long redoLsn, List<ActiveTxn> active) {
+            this(redoLsn, active, List.of());
         }
 
         @Override
@@ -48,6 +54,49 @@ public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbor
 
     /** One active transaction in a checkpoint. */
     record ActiveTxn(long txnId, long firstLsn) {
+    }
+
+    /** One entry of a checkpoint's dirty-page table: the page's oldest change not yet written. */
+    record DirtyPage(int fileId, long pageNo, long recLsn) {
+    }
+
+    /**
+     * Bytes {@code [offset, offset + after.length)} of page {@code pageNo} of file {@code fileId}
+     * changed from {@code before} to {@code after} (same length). Redo applies {@code after} if
+     * the page's LSN is older than the record; undo logs and applies the inverse.
+     */
+    record PageUpdate(int fileId, long pageNo, int offset, byte[] before, byte[] after) implements LogRecord {
+        public PageUpdate {
+            if (before.length != after.length) {
+                throw new IllegalArgumentException("page update before (" + before.length + " bytes) and after ("
+                        + after.length + " bytes) differ in length");
+            }
+        }
+
+        @Override
+        public RecordType type() {
+            return RecordType.PAGE_UPDATE;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof PageUpdate)) {
+                return false;
+            }
+            PageUpdate u = (PageUpdate) o;
+            return u.fileId == fileId && u.pageNo == pageNo && u.offset == offset
+                    && Arrays.equals(u.before, before) && Arrays.equals(u.after, after);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * (31 * (31 * fileId + Long.hashCode(pageNo)) + offset) + Arrays.hashCode(after);
+        }
+
+        @Override
+        public String toString() {
+            return "PageUpdate[file " + fileId + " page " + pageNo + " @" + offset + ", " + after.length + " bytes]";
+        }
     }
 
     /** The test record manager: slot {@code slot} of file {@code fileId} changed from before to after. */

@@ -18,6 +18,8 @@ import java.util.List;
  *  TXN_COMMIT   u64 timeMillis
  *  TXN_ABORT    (empty)
  *  CHECKPOINT   u64 redoLsn | u32 n | n x {u64 txnId, u64 firstLsn}
+ *               | u32 d | d x {u32 fileId, u64 pageNo, u64 recLsn}          (dirty-page table)
+ *  PAGE_UPDATE  u32 fileId | u64 pageNo | u32 offset | u32 length | before | after
  *  SLOT_UPDATE  u32 fileId | u32 slot | u32 beforeLength | before | u32 afterLength | after
  * </pre>
  */
@@ -33,12 +35,21 @@ public final class LogRecords {
             case TXN_ABORT -> buffer(0);
             case CHECKPOINT -> {
                 LogRecord.Checkpoint c = (LogRecord.Checkpoint) r;
-                ByteBuffer x = buffer(12 + 16 * c.active().size());
+                ByteBuffer x = buffer(16 + 16 * c.active().size() + 20 * c.dirty().size());
                 x.putLong(c.redoLsn()).putInt(c.active().size());
                 for (LogRecord.ActiveTxn t : c.active()) {
                     x.putLong(t.txnId()).putLong(t.firstLsn());
                 }
+                x.putInt(c.dirty().size());
+                for (LogRecord.DirtyPage d : c.dirty()) {
+                    x.putInt(d.fileId()).putLong(d.pageNo()).putLong(d.recLsn());
+                }
                 yield x;
+            }
+            case PAGE_UPDATE -> {
+                LogRecord.PageUpdate u = (LogRecord.PageUpdate) r;
+                yield buffer(20 + 2 * u.after().length).putInt(u.fileId()).putLong(u.pageNo()).putInt(u.offset())
+                        .putInt(u.after().length).put(u.before()).put(u.after());
             }
             case SLOT_UPDATE -> {
                 LogRecord.SlotUpdate u = (LogRecord.SlotUpdate) r;
@@ -76,7 +87,28 @@ public final class LogRecords {
                     for (int i = 0; i < n; i++) {
                         active.add(new LogRecord.ActiveTxn(b.getLong(), b.getLong()));
                     }
-                    yield new LogRecord.Checkpoint(prev, active);
+                    int d = b.getInt();
+                    if (d < 0 || d > b.remaining() / 20) {
+                        throw new BufferUnderflowException();
+                    }
+                    List<LogRecord.DirtyPage> dirty = new ArrayList<>(d);
+                    for (int i = 0; i < d; i++) {
+                        dirty.add(new LogRecord.DirtyPage(b.getInt(), b.getLong(), b.getLong()));
+                    }
+                    yield new LogRecord.Checkpoint(prev, active, dirty);
+                }
+                case PAGE_UPDATE -> {
+                    int fileId = b.getInt();
+                    long pageNo = b.getLong();
+                    int offset = b.getInt();
+                    int n = b.getInt();
+                    if (n < 0 || n > b.remaining() / 2) {
+                        throw new BufferUnderflowException();
+                    }
+                    byte[] before = new byte[n];
+                    byte[] after = new byte[n];
+                    b.get(before).get(after);
+                    yield new LogRecord.PageUpdate(fileId, pageNo, offset, before, after);
                 }
                 case SLOT_UPDATE -> new LogRecord.SlotUpdate(b.getInt(), b.getInt(), bytes(b), bytes(b));
             };
@@ -114,7 +146,13 @@ public final class LogRecords {
             case TXN_COMMIT -> "TXN_COMMIT at " + java.time.Instant.ofEpochMilli(((LogRecord.TxnCommit) r).timeMillis());
             case TXN_ABORT -> "TXN_ABORT";
             case CHECKPOINT -> "CHECKPOINT redo from " + Lsn.toString(((LogRecord.Checkpoint) r).redoLsn())
-                    + " active " + ((LogRecord.Checkpoint) r).active();
+                    + " active " + ((LogRecord.Checkpoint) r).active() + " dirty pages "
+                    + ((LogRecord.Checkpoint) r).dirty().size();
+            case PAGE_UPDATE -> {
+                LogRecord.PageUpdate u = (LogRecord.PageUpdate) r;
+                yield "PAGE_UPDATE file " + u.fileId() + " page " + u.pageNo() + " @" + u.offset() + " before "
+                        + HexFormat.of().formatHex(u.before()) + " after " + HexFormat.of().formatHex(u.after());
+            }
             case SLOT_UPDATE -> {
                 LogRecord.SlotUpdate u = (LogRecord.SlotUpdate) r;
                 yield "SLOT_UPDATE file " + u.fileId() + " slot " + u.slot() + " before "

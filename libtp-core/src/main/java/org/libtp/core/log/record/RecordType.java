@@ -6,13 +6,15 @@ import org.libtp.core.log.Lsn;
 /**
  * The frozen registry of log record type ids. An id is never reused or renumbered: log files
  * outlive releases. New types get new ids; a retired type keeps its entry (marked retired).
- * Ids 1..99 belong to the transaction manager, 100..199 to test record managers, 200..299 to the
- * B-tree, 300..399 to recno (reserved for the issues that add them).
+ * Ids 1..9 belong to the transaction manager, 10..19 to the buffer manager's page records,
+ * 100..199 to test record managers, 200..299 to the B-tree, 300..399 to recno.
  */
 public enum RecordType {
     TXN_COMMIT(1),
     TXN_ABORT(2),
     CHECKPOINT(3),
+    /** A logged change of a byte range of one page: before and after image (buffer manager). */
+    PAGE_UPDATE(10),
     /** The test record manager's slot update: before and after image. */
     SLOT_UPDATE(100);
 
@@ -34,7 +36,7 @@ public enum RecordType {
     public boolean isResourceRecord() {
         return switch (this) {
             case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> false;
-            case SLOT_UPDATE -> true;
+            case PAGE_UPDATE, SLOT_UPDATE -> true;
         };
     }
 

@@ -29,6 +29,10 @@ class LogRecordsTest {
             new LogRecord.Checkpoint(Lsn.of(3, 64), List.of(new LogRecord.ActiveTxn(7, Lsn.of(2, 100)),
                     new LogRecord.ActiveTxn(9, Lsn.of(3, 80)))),
             new LogRecord.Checkpoint(Lsn.NULL, List.of()),
+            new LogRecord.Checkpoint(Lsn.of(2, 64), List.of(new LogRecord.ActiveTxn(7, Lsn.of(2, 100))),
+                    List.of(new LogRecord.DirtyPage(3, 1L << 35, Lsn.of(2, 64)), new LogRecord.DirtyPage(1, 0, Lsn.of(3, 8)))),
+            new LogRecord.PageUpdate(4, 77, 32, new byte[] {1, 2, 3}, new byte[] {4, 5, 6}),
+            new LogRecord.PageUpdate(1, 0, 4000, new byte[0], new byte[0]),
             new LogRecord.SlotUpdate(1, 42, new byte[] {1, 2, 3}, new byte[] {4, 5}),
             new LogRecord.SlotUpdate(2, 0, new byte[0], new byte[100]));
 
@@ -48,6 +52,7 @@ class LogRecordsTest {
         assertEquals(1, RecordType.TXN_COMMIT.id());
         assertEquals(2, RecordType.TXN_ABORT.id());
         assertEquals(3, RecordType.CHECKPOINT.id());
+        assertEquals(10, RecordType.PAGE_UPDATE.id());
         assertEquals(100, RecordType.SLOT_UPDATE.id());
     }
 
@@ -56,15 +61,17 @@ class LogRecordsTest {
         CorruptionException u = assertThrows(CorruptionException.class,
                 () -> LogRecords.decode(new LogEntry(Lsn.of(4, 128), 9999, 1, 0, new byte[0])));
         assertTrue(u.getMessage().contains("9999") && u.getMessage().contains("(4,128)"), u.getMessage());
-        byte[] ok = LogRecords.encode(SAMPLES.get(4));
-        for (int cut = 0; cut < ok.length; cut++) {
-            byte[] shorter = java.util.Arrays.copyOf(ok, cut);
+        for (LogRecord r : SAMPLES) { // every truncation and every extension of every sample
+            byte[] ok = LogRecords.encode(r);
+            for (int cut = 0; cut < ok.length; cut++) {
+                byte[] shorter = java.util.Arrays.copyOf(ok, cut);
+                assertThrows(CorruptionException.class,
+                        () -> LogRecords.decode(new LogEntry(Lsn.of(1, 64), r.type().id(), 1, 0, shorter)), r + " cut at " + cut);
+            }
+            byte[] longer = java.util.Arrays.copyOf(ok, ok.length + 1);
             assertThrows(CorruptionException.class,
-                    () -> LogRecords.decode(new LogEntry(Lsn.of(1, 64), RecordType.SLOT_UPDATE.id(), 1, 0, shorter)));
+                    () -> LogRecords.decode(new LogEntry(Lsn.of(1, 64), r.type().id(), 1, 0, longer)), r + " + 1 byte");
         }
-        byte[] longer = java.util.Arrays.copyOf(ok, ok.length + 1);
-        assertThrows(CorruptionException.class,
-                () -> LogRecords.decode(new LogEntry(Lsn.of(1, 64), RecordType.SLOT_UPDATE.id(), 1, 0, longer)));
         byte[] hugeCount = LogRecords.encode(new LogRecord.Checkpoint(0, List.of()));
         hugeCount[8] = (byte) 0xFF; // n = 255 with no entries
         assertThrows(CorruptionException.class,

@@ -1,0 +1,68 @@
+package org.libtp.core.buffer;
+
+/**
+ * The buffer manager (paper 3.1.3, 3.2.2): a pool of page frames in shared memory, used by every
+ * process of the environment, with write-ahead logging enforced when a dirty page is written.
+ *
+ * <pre>{@code
+ * int file = bm.open("accounts.db");
+ * Page p = bm.get(file, 7, BufferManager.CREATE);
+ * try {
+ *     p.latch();
+ *     try { ...read or change p... } finally { p.unlatch(); }
+ * } finally {
+ *     bm.unpin(p, dirty);
+ * }
+ * }</pre>
+ */
+public interface BufferManager extends AutoCloseable {
+    /** {@link #get} flag: create the page (zero-filled) if the file does not have it yet. */
+    int CREATE = 1;
+
+    /**
+     * Registers data file {@code name} (a plain file name in the environment home, created if
+     * absent) and returns its file id, the same in every process and across restarts (the
+     * registry is kept durably in {@code __libtp.files}).
+     */
+    int open(String name);
+
+    /** The file id of {@code name} if registered, else -1. */
+    int fileId(String name);
+
+    /** The name registered under {@code fileId}. */
+    String fileName(int fileId);
+
+    /**
+     * The page, pinned (the paper's {@code buf_get}): it stays in its frame until
+     * {@link #unpin}. {@link Page#validLength()} tells how many bytes came from the file (0 for
+     * a page created now).
+     *
+     * @throws IllegalArgumentException if the page does not exist and {@code CREATE} is not given
+     * @throws org.libtp.core.CorruptionException if the page read fails its checksum (naming
+     *         file and page)
+     * @throws org.libtp.core.CapacityExceededException if every frame is pinned
+     */
+    Page get(int fileId, long pageNo, int flags);
+
+    /** Appends a new page to the file (numbers are handed out atomically) and returns it pinned. */
+    Page allocate(int fileId);
+
+    /** Pages the file has (one past the highest page number created so far). */
+    long pageCount(int fileId);
+
+    /** Releases a pin; {@code dirty} if the caller changed the page (the paper's {@code buf_unpin}). */
+    void unpin(Page page, boolean dirty);
+
+    /** Writes every dirty page of the file (log first) and forces the file. */
+    void flush(int fileId);
+
+    /** {@link #flush} for every file. */
+    void sync();
+
+    int pageSize();
+
+    BufferStats stats();
+
+    @Override
+    void close();
+}

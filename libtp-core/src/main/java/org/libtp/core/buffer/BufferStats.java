@@ -1,0 +1,9 @@
+package org.libtp.core.buffer;
+
+/**
+ * Buffer pool statistics: the counters are this process's since it opened the pool; the frame
+ * counts are the shared pool's now.
+ */
+public record BufferStats(long hits, long misses, long reads, long writes, long evictions,
+                          int frames, int dirtyFrames, int pinnedFrames) {
+}

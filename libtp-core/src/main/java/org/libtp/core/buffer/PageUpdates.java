@@ -1,0 +1,112 @@
+package org.libtp.core.buffer;
+
+import org.libtp.core.log.LogEntry;
+import org.libtp.core.log.LogRecordCodec;
+import org.libtp.core.log.record.LogRecord;
+import org.libtp.core.log.record.LogRecords;
+import org.libtp.core.log.record.RecordType;
+import org.libtp.core.txn.ResourceManager;
+import org.libtp.core.txn.Transaction;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The buffer manager as a record manager: logged byte-range changes of pages
+ * ({@link LogRecord.PageUpdate}, before and after image), their redo (skipped when the page LSN
+ * shows the change is already there) and undo (a compensating page update), and the buffer
+ * pool's part of checkpoints (fuzzy write-out and the dirty-page table). Access methods that log
+ * physically (recno records, the test page store) use {@link #update}; the B-tree's logical
+ * records come with their own manager.
+ */
+public final class PageUpdates implements ResourceManager {
+    private final SharedBufferPool pool;
+
+    public PageUpdates(SharedBufferPool pool) {
+        if (pool == null) {
+            throw new IllegalArgumentException("pool must not be null");
+        }
+        this.pool = pool;
+    }
+
+    public SharedBufferPool pool() {
+        return pool;
+    }
+
+    /**
+     * Changes bytes {@code [offset, offset + after.length)} of {@code page} in {@code txn}: logs
+     * the before and after images, applies the change and sets the page LSN. The caller holds
+     * the page latch (and, in TP mode, a WRITE lock on the page). Returns the record's LSN.
+     */
+    public long update(Transaction txn, Page page, int offset, byte[] after) {
+        if (txn == null || page == null || after == null) {
+            throw new IllegalArgumentException("transaction, page and after image must not be null");
+        }
+        txn.checkActive();
+        if (!page.isLatched()) {
+            throw new IllegalStateException("latch " + page + " before changing it");
+        }
+        if (offset < PageHeader.OFF_RESERVED || offset > page.size() - after.length) {
+            throw new IndexOutOfBoundsException("range [" + offset + ", +" + after.length + ") outside the data of "
+                    + page);
+        }
+        byte[] before = page.getBytes(offset, after.length);
+        long lsn = txn.log(new LogRecord.PageUpdate(page.fileId(), page.pageNo(), offset, before, after));
+        page.putBytes(offset, after);
+        page.setLsn(lsn, txn.lastLsnEnd());
+        return lsn;
+    }
+
+    @Override
+    public Set<RecordType> types() {
+        return Set.of(RecordType.PAGE_UPDATE);
+    }
+
+    @Override
+    public void beforeRecovery() {
+        // The pool is empty after the regions were rebuilt: pages come from the data files.
+    }
+
+    @Override
+    public void redo(LogEntry entry, LogRecord record) {
+        LogRecord.PageUpdate u = (LogRecord.PageUpdate) record;
+        Page p = pool.get(u.fileId(), u.pageNo(), BufferManager.CREATE);
+        try {
+            p.latch();
+            try {
+                if (p.lsn() < entry.lsn()) {
+                    p.putBytesAnywhere(u.offset(), u.after());
+                    p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
+                }
+            } finally {
+                p.unlatch();
+            }
+        } finally {
+            pool.unpin(p, false);
+        }
+    }
+
+    @Override
+    public void undo(LogEntry entry, LogRecord record, CompensationLog clr) {
+        LogRecord.PageUpdate u = (LogRecord.PageUpdate) record;
+        LogRecord.PageUpdate inverse = new LogRecord.PageUpdate(u.fileId(), u.pageNo(), u.offset(), u.after(), u.before());
+        Page p = pool.get(u.fileId(), u.pageNo(), BufferManager.CREATE);
+        try {
+            p.latch();
+            try {
+                long lsn = clr.log(inverse);
+                p.putBytesAnywhere(u.offset(), u.before());
+                p.setLsn(lsn, lsn + LogRecordCodec.HEADER_SIZE + LogRecords.encode(inverse).length);
+            } finally {
+                p.unlatch();
+            }
+        } finally {
+            pool.unpin(p, false);
+        }
+    }
+
+    @Override
+    public List<LogRecord.DirtyPage> checkpoint(long beginLsn, long writeBefore, int maxDirtyPages) {
+        return pool.checkpoint(writeBefore, maxDirtyPages);
+    }
+}

@@ -1,0 +1,927 @@
+package org.libtp.core.buffer;
+
+import org.libtp.core.CapacityExceededException;
+import org.libtp.core.CorruptionException;
+import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.env.Environment;
+import org.libtp.core.env.FailCheckListener;
+import org.libtp.core.env.RegionSpec;
+import org.libtp.core.log.Durability;
+import org.libtp.core.log.LogManager;
+import org.libtp.core.log.Lsn;
+import org.libtp.core.log.record.LogRecord;
+import org.libtp.core.memory.Memory;
+import org.libtp.core.region.LatchArray;
+import org.libtp.core.region.Region;
+import org.libtp.core.storage.Storage;
+import org.libtp.core.storage.StorageFile;
+import org.libtp.core.sync.Latch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The buffer manager on a shared region ({@code __libtp.rgn.buffer}). See the package note for
+ * the protocols.
+ *
+ * <pre>
+ *  offset      size        field
+ *  ----------  ----------  ------------------------------------------------------------
+ *         256          64  registry latch   guards the file registry
+ *         320           8  clock hand       next frame the replacement sweep looks at
+ *         328           4  pageSize
+ *         332           4  frames F
+ *         336           4  buckets B        a power of two, >= 2F
+ *         340           4  partitions P
+ *         344           4  maxFiles M
+ *         348           4  state            0 = registry not loaded from __libtp.files yet
+ *         352           4  maxProcesses S
+ *        1024        64*S  pins per process slot (u64): a dead process with pins left
+ *                          fails the environment (as Berkeley DB's failchk)
+ *         OFF_PART   64*P  partition latches: partition p guards buckets b with b % P == p
+ *         OFF_BUCKET  4*B  bucket heads: frame index + 1 of the first frame, 0 = empty
+ *         OFF_FILES 256*M  file registry entries:
+ *                            0  4 state     0 free / 1 registered
+ *                            4  4 nameLength
+ *                            8  8 pages     one past the highest page created (atomic max)
+ *                           16  4 needsForce set by a page write, cleared by the force
+ *                           32 224 name (UTF-8)
+ *         OFF_FRAME 128*F  frame headers:
+ *                            0 16 frame latch  guards the page content and the I/O
+ *                           16  4 state     0 free / 1 loading / 2 valid
+ *                           20  4 pins      pin count (CAS)
+ *                           24  4 fileId
+ *                           28  4 next      next frame in the bucket chain (index + 1)
+ *                           32  8 pageNo
+ *                           40  8 recLsn    LSN of the oldest logged change not yet written
+ *                           48  8 flushLsn  end of the newest logged change: the log is
+ *                                           forced to here before the page is written (WAL)
+ *                           56  4 dirty
+ *                           60  4 ref       CLOCK reference bit
+ *                           64  4 validLength
+ *         OFF_PAGES  pageSize*F  the pages (aligned to the page size)
+ * </pre>
+ */
+public final class SharedBufferPool implements BufferManager {
+    private static final Logger LOG = LoggerFactory.getLogger(SharedBufferPool.class);
+    static final int LAYOUT_VERSION = 1;
+
+    static final long OFF_REGISTRY_LATCH = 256;
+    static final long OFF_CLOCK = 320;
+    static final long OFF_PAGE_SIZE = 328;
+    static final long OFF_FRAMES = 332;
+    static final long OFF_BUCKETS = 336;
+    static final long OFF_PARTITIONS = 340;
+    static final long OFF_MAX_FILES = 344;
+    static final long OFF_STATE = 348;
+    static final long OFF_MAX_PROCESSES = 352;
+    static final long OFF_PINS = 1024;
+    static final int PIN_STRIDE = 64;
+    static final int PART_STRIDE = 64;
+    static final int FILE_ENTRY = 256;
+    static final int F_STATE = 0;
+    static final int F_NAME_LEN = 4;
+    static final int F_PAGES = 8;
+    static final int F_NEEDS_FORCE = 16;
+    static final int F_NAME = 32;
+    static final int MAX_NAME = FILE_ENTRY - F_NAME;
+    static final int FRAME = 128;
+    static final int FR_LATCH = 0;
+    static final int FR_STATE = 16;
+    static final int FR_PINS = 20;
+    static final int FR_FILE = 24;
+    static final int FR_NEXT = 28;
+    static final int FR_PAGE = 32;
+    static final int FR_REC_LSN = 40;
+    static final int FR_FLUSH_LSN = 48;
+    static final int FR_DIRTY = 56;
+    static final int FR_REF = 60;
+    static final int FR_VALID = 64;
+    static final int FREE = 0;
+    static final int LOADING = 1;
+    static final int VALID = 2;
+    static final long MAX_PAGE_NO = (1L << 40) - 1;
+
+    /** Layout of one configuration: every offset derived from it. */
+    record Layout(int pageSize, int frames, int buckets, int partitions, int maxFiles, int maxProcesses,
+                  long offPart, long offBucket, long offFiles, long offFrame, long offPages, long size) {
+        static Layout of(BufferConfig c, int maxProcesses) {
+            int frames = c.frames();
+            int buckets = Math.max(c.partitions(), Integer.highestOneBit(Math.max(1, frames - 1)) << 2);
+            long offPart = OFF_PINS + (long) PIN_STRIDE * maxProcesses;
+            long offBucket = offPart + (long) PART_STRIDE * c.partitions();
+            long offFiles = align(offBucket + 4L * buckets, 64);
+            long offFrame = offFiles + (long) FILE_ENTRY * c.maxFiles();
+            long offPages = align(offFrame + (long) FRAME * frames, c.pageSize());
+            return new Layout(c.pageSize(), frames, buckets, c.partitions(), c.maxFiles(), maxProcesses,
+                    offPart, offBucket, offFiles, offFrame, offPages, offPages + (long) c.pageSize() * frames);
+        }
+
+        RegionSpec spec() {
+            return new RegionSpec("buffer", size, LAYOUT_VERSION,
+                    new LatchArray(OFF_REGISTRY_LATCH, 64, 1),
+                    new LatchArray(offPart, PART_STRIDE, partitions),
+                    new LatchArray(offFrame + FR_LATCH, FRAME, frames));
+        }
+    }
+
+    private static long align(long v, long a) {
+        return (v + a - 1) / a * a;
+    }
+
+    private final Environment env;
+    private final Storage storage;
+    private final LogManager log;
+    private final Layout lay;
+    private final Memory mem;
+    private final Latch registryLatch;
+    private final Latch[] partLatches;
+    private final Latch[] frameLatches;
+    private final int frames;
+    private final int pageSize;
+    private final long pinSlot;
+    private final Map<Integer, StorageFile> files = new ConcurrentHashMap<>();
+    private final ThreadLocal<byte[]> io;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder reads = new LongAdder();
+    private final LongAdder writes = new LongAdder();
+    private final LongAdder evictions = new LongAdder();
+    private final FailCheckListener listener = this::failCheck;
+    private volatile boolean closed;
+
+    private SharedBufferPool(Environment env, Storage storage, LogManager log, Layout lay, Region region) {
+        this.env = env;
+        this.storage = storage;
+        this.log = log;
+        this.lay = lay;
+        this.mem = region.memory();
+        this.frames = lay.frames;
+        this.pageSize = lay.pageSize;
+        this.registryLatch = env.latch(region, OFF_REGISTRY_LATCH, "buffer file registry latch");
+        this.partLatches = new Latch[lay.partitions];
+        for (int i = 0; i < lay.partitions; i++) {
+            partLatches[i] = env.latch(region, lay.offPart + (long) PART_STRIDE * i, "buffer hash partition " + i);
+        }
+        this.frameLatches = new Latch[frames];
+        for (int i = 0; i < frames; i++) {
+            frameLatches[i] = env.latch(region, lay.offFrame + (long) FRAME * i + FR_LATCH, "buffer frame " + i);
+        }
+        this.pinSlot = OFF_PINS + (long) PIN_STRIDE * env.processSlot();
+        this.io = ThreadLocal.withInitial(() -> new byte[pageSize]);
+    }
+
+    /**
+     * Opens (first process: creates) the shared pool. {@code log} may be null for an environment
+     * without logging (the paper's SHARED mode): pages are then written without a write-ahead
+     * check.
+     */
+    public static SharedBufferPool open(Environment env, Storage storage, LogManager log, BufferConfig config) {
+        if (env == null || storage == null || config == null) {
+            throw new IllegalArgumentException("environment, storage and config must not be null");
+        }
+        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+            throw new UnsupportedOperationException("LibTP pages are little-endian; this platform is big-endian");
+        }
+        Layout lay = Layout.of(config, env.config().maxProcesses());
+        Region region = env.region(lay.spec());
+        SharedBufferPool bp = new SharedBufferPool(env, storage, log, lay, region);
+        bp.registryLatch.acquire();
+        try {
+            if (bp.mem.getIntVolatile(OFF_STATE) == 0) {
+                bp.mem.putInt(OFF_PAGE_SIZE, lay.pageSize);
+                bp.mem.putInt(OFF_FRAMES, lay.frames);
+                bp.mem.putInt(OFF_BUCKETS, lay.buckets);
+                bp.mem.putInt(OFF_PARTITIONS, lay.partitions);
+                bp.mem.putInt(OFF_MAX_FILES, lay.maxFiles);
+                bp.mem.putInt(OFF_MAX_PROCESSES, lay.maxProcesses);
+                bp.loadRegistry();
+                bp.mem.putIntVolatile(OFF_STATE, 1);
+            } else if (bp.mem.getInt(OFF_PAGE_SIZE) != lay.pageSize || bp.mem.getInt(OFF_FRAMES) != lay.frames
+                    || bp.mem.getInt(OFF_MAX_FILES) != lay.maxFiles || bp.mem.getInt(OFF_PARTITIONS) != lay.partitions) {
+                throw new IllegalArgumentException("BufferConfig " + config + " differs from the running environment's "
+                        + "(pageSize " + bp.mem.getInt(OFF_PAGE_SIZE) + ", frames " + bp.mem.getInt(OFF_FRAMES)
+                        + ", maxFiles " + bp.mem.getInt(OFF_MAX_FILES) + ", partitions "
+                        + bp.mem.getInt(OFF_PARTITIONS) + ")");
+            }
+        } finally {
+            bp.registryLatch.release();
+        }
+        env.addFailCheckListener(bp.listener);
+        return bp;
+    }
+
+    // ------------------------------------------------------------------ file registry
+
+    private long fileEntry(int fileId) {
+        return lay.offFiles + (long) FILE_ENTRY * (fileId - 1);
+    }
+
+    private void loadRegistry() {
+        try {
+            if (!storage.exists(FileRegistryCodec.FILE)) {
+                return;
+            }
+            byte[] bytes;
+            try (StorageFile f = storage.open(FileRegistryCodec.FILE, false)) {
+                long size = f.size();
+                if (size > 64L << 20) {
+                    throw new CorruptionException(storage.directory().resolve(FileRegistryCodec.FILE)
+                            + " is implausibly large (" + size + " bytes)");
+                }
+                bytes = new byte[(int) size];
+                f.readFully(ByteBuffer.wrap(bytes), 0);
+            }
+            Map<Integer, String> reg = FileRegistryCodec.decode(bytes,
+                    storage.directory().resolve(FileRegistryCodec.FILE).toString());
+            for (Map.Entry<Integer, String> e : reg.entrySet()) {
+                int id = e.getKey();
+                if (id < 1 || id > lay.maxFiles) {
+                    throw new IllegalArgumentException("the file registry of " + env.home() + " uses file id " + id
+                            + " but BufferConfig.maxFiles is " + lay.maxFiles + "; raise it");
+                }
+                writeEntry(id, e.getValue());
+            }
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("cannot read the file registry of " + env.home() + ": " + e, e);
+        }
+    }
+
+    private void writeEntry(int id, String name) throws IOException {
+        long at = fileEntry(id);
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        long pages;
+        try (StorageFile f = storage.open(name, true)) {
+            pages = (f.size() + pageSize - 1) / pageSize;
+        }
+        mem.putInt(at + F_NAME_LEN, n.length);
+        mem.putBytes(at + F_NAME, n, 0, n.length);
+        mem.putLongVolatile(at + F_PAGES, pages);
+        mem.putIntVolatile(at + F_NEEDS_FORCE, 0);
+        mem.putIntVolatile(at + F_STATE, 1);
+    }
+
+    @Override
+    public int open(String name) {
+        checkOpen();
+        checkName(name);
+        env.checkValid();
+        int id = fileId(name);
+        if (id > 0) {
+            return id;
+        }
+        registryLatch.acquire();
+        try {
+            id = fileId(name);
+            if (id > 0) {
+                return id;
+            }
+            int free = -1;
+            for (int i = 1; i <= lay.maxFiles && free < 0; i++) {
+                if (mem.getIntVolatile(fileEntry(i) + F_STATE) == 0) {
+                    free = i;
+                }
+            }
+            if (free < 0) {
+                throw new CapacityExceededException("the file registry of " + env.home() + " is full ("
+                        + lay.maxFiles + " files); raise BufferConfig.maxFiles");
+            }
+            Map<Integer, String> all = registered();
+            all.put(free, name);
+            try {
+                try (StorageFile f = storage.open(name, true)) {
+                    // created (or found); its directory entry is made durable with the registry's
+                }
+                storage.replaceFile(FileRegistryCodec.FILE, FileRegistryCodec.encode(all));
+                writeEntry(free, name);
+            } catch (IOException e) {
+                throw new EnvironmentAccessException("cannot register data file " + name + " in " + env.home()
+                        + ": " + e, e);
+            }
+            LOG.debug("registered data file {} as file id {} in {}", name, free, env.home());
+            return free;
+        } finally {
+            registryLatch.release();
+        }
+    }
+
+    private static void checkName(String name) {
+        if (name == null || name.isEmpty() || !name.matches("[A-Za-z0-9_.-]+")
+                || name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME
+                || name.startsWith("__libtp") || name.startsWith("log.") || name.equals(".") || name.equals("..")) {
+            throw new IllegalArgumentException("data file name '" + name + "' must be 1.." + MAX_NAME
+                    + " characters of [A-Za-z0-9_.-], not '.', '..', nor start with '__libtp' or 'log.'");
+        }
+    }
+
+    private Map<Integer, String> registered() {
+        Map<Integer, String> out = new TreeMap<>();
+        for (int i = 1; i <= lay.maxFiles; i++) {
+            if (mem.getIntVolatile(fileEntry(i) + F_STATE) == 1) {
+                out.put(i, nameAt(i));
+            }
+        }
+        return out;
+    }
+
+    private String nameAt(int id) {
+        long at = fileEntry(id);
+        int len = mem.getInt(at + F_NAME_LEN);
+        if (len < 0 || len > MAX_NAME) {
+            throw new CorruptionException("buffer region of " + env.home() + ": file entry " + id + " has name length " + len);
+        }
+        byte[] b = new byte[len];
+        mem.getBytes(at + F_NAME, b, 0, len);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public int fileId(String name) {
+        checkOpen();
+        checkName(name);
+        for (int i = 1; i <= lay.maxFiles; i++) {
+            if (mem.getIntVolatile(fileEntry(i) + F_STATE) == 1 && nameAt(i).equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public String fileName(int fileId) {
+        checkOpen();
+        checkFile(fileId);
+        return nameAt(fileId);
+    }
+
+    private void checkFile(int fileId) {
+        if (fileId < 1 || fileId > lay.maxFiles || mem.getIntVolatile(fileEntry(fileId) + F_STATE) != 1) {
+            throw new IllegalArgumentException("file id " + fileId + " is not registered in " + env.home()
+                    + "; open the file first");
+        }
+    }
+
+    private StorageFile file(int fileId) {
+        StorageFile f = files.get(fileId);
+        if (f != null) {
+            return f;
+        }
+        return files.computeIfAbsent(fileId, id -> {
+            try {
+                return storage.open(nameAt(id), true);
+            } catch (IOException e) {
+                throw new EnvironmentAccessException("cannot open data file " + nameAt(id) + " in " + env.home()
+                        + ": " + e, e);
+            }
+        });
+    }
+
+    @Override
+    public long pageCount(int fileId) {
+        checkOpen();
+        checkFile(fileId);
+        return mem.getLongVolatile(fileEntry(fileId) + F_PAGES);
+    }
+
+    private void extendTo(int fileId, long pages) {
+        long at = fileEntry(fileId) + F_PAGES;
+        while (true) {
+            long n = mem.getLongVolatile(at);
+            if (n >= pages || mem.compareAndSetLong(at, n, pages)) {
+                return;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ frames and the hash table
+
+    private long meta(int f) {
+        return lay.offFrame + (long) FRAME * f;
+    }
+
+    long pageBase(int f) {
+        return lay.offPages + (long) pageSize * f;
+    }
+
+    Latch frameLatch(int f) {
+        return frameLatches[f];
+    }
+
+    private int bucket(int fileId, long pageNo) {
+        long h = (pageNo * 0x9E3779B97F4A7C15L) ^ ((long) fileId * 0xC2B2AE3D27D4EB4FL);
+        h ^= h >>> 29;
+        return (int) h & (lay.buckets - 1);
+    }
+
+    private Latch partition(int bucket) {
+        return partLatches[bucket & (lay.partitions - 1)];
+    }
+
+    private long bucketAt(int bucket) {
+        return lay.offBucket + 4L * bucket;
+    }
+
+    /** Under the bucket's partition latch: the frame holding the page, or -1. */
+    private int find(int bucket, int fileId, long pageNo) {
+        int f = mem.getInt(bucketAt(bucket)) - 1;
+        int guard = 0;
+        while (f >= 0) {
+            long m = meta(f);
+            if (mem.getInt(m + FR_FILE) == fileId && mem.getLong(m + FR_PAGE) == pageNo) {
+                return f;
+            }
+            f = mem.getInt(m + FR_NEXT) - 1;
+            if (++guard > frames) {
+                throw env.fail("buffer region of " + env.home() + ": hash chain of bucket " + bucket + " has a cycle");
+            }
+        }
+        return -1;
+    }
+
+    private void link(int bucket, int f) {
+        mem.putInt(meta(f) + FR_NEXT, mem.getInt(bucketAt(bucket)));
+        mem.putInt(bucketAt(bucket), f + 1);
+    }
+
+    private void unlink(int bucket, int f) {
+        long prev = bucketAt(bucket);
+        int cur = mem.getInt(prev) - 1;
+        while (cur >= 0) {
+            if (cur == f) {
+                mem.putInt(prev, mem.getInt(meta(f) + FR_NEXT));
+                mem.putInt(meta(f) + FR_NEXT, 0);
+                return;
+            }
+            prev = meta(cur) + FR_NEXT;
+            cur = mem.getInt(prev) - 1;
+        }
+        throw env.fail("buffer region of " + env.home() + ": frame " + f + " missing from its hash chain");
+    }
+
+    private void pin(int f) {
+        mem.getAndAddInt(meta(f) + FR_PINS, 1);
+        mem.getAndAddLong(pinSlot, 1);
+    }
+
+    private void unpinFrame(int f) {
+        int was = mem.getAndAddInt(meta(f) + FR_PINS, -1);
+        mem.getAndAddLong(pinSlot, -1);
+        if (was <= 0) {
+            throw env.fail("buffer region of " + env.home() + ": frame " + f + " unpinned with pin count " + was);
+        }
+    }
+
+    // ------------------------------------------------------------------ get / unpin
+
+    @Override
+    public Page get(int fileId, long pageNo, int flags) {
+        checkOpen();
+        if (pageNo < 0 || pageNo > MAX_PAGE_NO) {
+            throw new IllegalArgumentException("page number " + pageNo + " not in [0, " + MAX_PAGE_NO + "]");
+        }
+        if ((flags & ~CREATE) != 0) {
+            throw new IllegalArgumentException("unknown get flags " + Integer.toHexString(flags));
+        }
+        checkFile(fileId);
+        env.checkValid();
+        boolean create = (flags & CREATE) != 0;
+        int b = bucket(fileId, pageNo);
+        Latch pl = partition(b);
+        while (true) {
+            int f;
+            pl.acquire();
+            try {
+                f = find(b, fileId, pageNo);
+                if (f >= 0) {
+                    pin(f);
+                }
+            } finally {
+                pl.release();
+            }
+            if (f >= 0) {
+                long m = meta(f);
+                if (mem.getIntVolatile(m + FR_REF) == 0) {
+                    mem.putIntVolatile(m + FR_REF, 1);
+                }
+                if (mem.getIntVolatile(m + FR_STATE) != VALID) {
+                    // Being read in by another thread or process, which holds the frame latch.
+                    frameLatches[f].acquire();
+                    frameLatches[f].release();
+                    if (mem.getIntVolatile(m + FR_STATE) != VALID) {
+                        unpinFrame(f); // its read failed; try (and fail) ourselves
+                        continue;
+                    }
+                }
+                hits.increment();
+                return new Page(this, f, pageBase(f), mem, fileId, pageNo, pageSize, mem.getInt(m + FR_VALID));
+            }
+            if (!create && pageNo >= mem.getLongVolatile(fileEntry(fileId) + F_PAGES)) {
+                throw new IllegalArgumentException("page " + pageNo + " of " + nameAt(fileId) + " does not exist ("
+                        + mem.getLongVolatile(fileEntry(fileId) + F_PAGES) + " pages); pass CREATE to create it");
+            }
+            int v = claimFrame(); // frame latch held, free, in no chain
+            long m = meta(v);
+            boolean raced;
+            pl.acquire();
+            try {
+                raced = find(b, fileId, pageNo) >= 0;
+                if (!raced) {
+                    mem.putInt(m + FR_FILE, fileId);
+                    mem.putLong(m + FR_PAGE, pageNo);
+                    mem.putLong(m + FR_REC_LSN, Lsn.NULL);
+                    mem.putLong(m + FR_FLUSH_LSN, Lsn.NULL);
+                    mem.putIntVolatile(m + FR_DIRTY, 0);
+                    mem.putIntVolatile(m + FR_REF, 1);
+                    mem.putIntVolatile(m + FR_STATE, LOADING);
+                    pin(v);
+                    link(b, v);
+                }
+            } finally {
+                pl.release();
+            }
+            if (raced) {
+                frameLatches[v].release();
+                continue;
+            }
+            int valid;
+            try {
+                valid = load(v, fileId, pageNo);
+                if (create) {
+                    extendTo(fileId, pageNo + 1);
+                }
+            } catch (RuntimeException e) {
+                pl.acquire();
+                try {
+                    unlink(b, v);
+                    mem.putIntVolatile(m + FR_STATE, FREE);
+                } finally {
+                    pl.release();
+                }
+                unpinFrame(v);
+                frameLatches[v].release();
+                throw e;
+            }
+            mem.putInt(m + FR_VALID, valid);
+            mem.putIntVolatile(m + FR_STATE, VALID);
+            frameLatches[v].release();
+            misses.increment();
+            return new Page(this, v, pageBase(v), mem, fileId, pageNo, pageSize, valid);
+        }
+    }
+
+    /** Reads the page into frame {@code f} (latch held); returns the bytes read. */
+    private int load(int f, int fileId, long pageNo) {
+        byte[] buf = io.get();
+        int n = 0;
+        try {
+            StorageFile file = file(fileId);
+            ByteBuffer bb = ByteBuffer.wrap(buf);
+            long pos = pageNo * pageSize;
+            while (bb.hasRemaining()) {
+                int r = file.read(bb, pos + n);
+                if (r < 0) {
+                    break;
+                }
+                n += r;
+            }
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("cannot read page " + pageNo + " of " + nameAt(fileId) + " in "
+                    + env.home() + ": " + e, e);
+        }
+        java.util.Arrays.fill(buf, n, pageSize, (byte) 0);
+        if (n > 0) {
+            String bad = PageHeader.check(buf, pageSize, pageNo);
+            if (bad != null) {
+                throw new CorruptionException("page " + pageNo + " of data file " + nameAt(fileId) + " in "
+                        + env.home() + " is corrupt: " + bad + (n < pageSize ? " (only " + n + " bytes on disk)" : "")
+                        + "; restore the file from a backup, or run verify to see the extent");
+            }
+            reads.increment();
+        }
+        mem.putBytes(pageBase(f), buf, 0, pageSize);
+        return n;
+    }
+
+    @Override
+    public Page allocate(int fileId) {
+        checkOpen();
+        checkFile(fileId);
+        env.checkValid();
+        long n = mem.getAndAddLong(fileEntry(fileId) + F_PAGES, 1);
+        return get(fileId, n, CREATE);
+    }
+
+    @Override
+    public void unpin(Page page, boolean dirty) {
+        if (page == null) {
+            throw new IllegalArgumentException("page must not be null");
+        }
+        checkOpen();
+        page.checkPinned();
+        if (page.latched) {
+            throw new IllegalStateException("unlatch " + page + " before unpinning it");
+        }
+        page.pinned = false;
+        if (dirty) {
+            mem.putIntVolatile(meta(page.frame) + FR_DIRTY, 1);
+        }
+        unpinFrame(page.frame);
+    }
+
+    /** A logged change was applied to frame {@code f} (its latch held). */
+    void loggedChange(int f, long lsn, long endLsn) {
+        long m = meta(f);
+        if (mem.getLong(m + FR_REC_LSN) == Lsn.NULL) {
+            mem.putLongVolatile(m + FR_REC_LSN, lsn);
+        }
+        if (endLsn > mem.getLong(m + FR_FLUSH_LSN)) {
+            mem.putLongVolatile(m + FR_FLUSH_LSN, endLsn);
+        }
+        mem.putIntVolatile(m + FR_DIRTY, 1);
+    }
+
+    // ------------------------------------------------------------------ replacement (CLOCK)
+
+    /**
+     * Finds a frame to reuse and returns it free, out of every hash chain, with its latch held.
+     * CLOCK (second chance): a hit only sets the frame's reference bit, so the hit path touches
+     * no shared list; the sweep clears bits and takes the first unpinned frame whose bit is
+     * clear. A dirty victim is written first, by this process, after the log is forced to its
+     * flush LSN.
+     */
+    private int claimFrame() {
+        long limit = 4L * frames;
+        for (long n = 0; n < limit; n++) {
+            int f = (int) Long.remainderUnsigned(mem.getAndAddLong(OFF_CLOCK, 1), frames);
+            long m = meta(f);
+            if (mem.getIntVolatile(m + FR_PINS) != 0) {
+                continue;
+            }
+            if (mem.getIntVolatile(m + FR_REF) != 0) {
+                mem.putIntVolatile(m + FR_REF, 0);
+                continue;
+            }
+            Latch fl = frameLatches[f];
+            if (!fl.tryAcquire()) {
+                continue;
+            }
+            boolean keep = false;
+            try {
+                int state = mem.getIntVolatile(m + FR_STATE);
+                if (state == FREE) {
+                    if (mem.getIntVolatile(m + FR_PINS) == 0) {
+                        keep = true;
+                        return f;
+                    }
+                    continue;
+                }
+                if (state != VALID || mem.getIntVolatile(m + FR_PINS) != 0) {
+                    continue;
+                }
+                if (mem.getIntVolatile(m + FR_DIRTY) != 0) {
+                    write(f);
+                }
+                int fileId = mem.getInt(m + FR_FILE);
+                int b = bucket(fileId, mem.getLong(m + FR_PAGE));
+                Latch pl = partition(b);
+                pl.acquire();
+                try {
+                    // Pins are taken under the partition latch: none can come after this check.
+                    if (mem.getIntVolatile(m + FR_PINS) != 0 || mem.getIntVolatile(m + FR_DIRTY) != 0) {
+                        continue;
+                    }
+                    unlink(b, f);
+                    mem.putIntVolatile(m + FR_STATE, FREE);
+                } finally {
+                    pl.release();
+                }
+                evictions.increment();
+                keep = true;
+                return f;
+            } finally {
+                if (!keep) {
+                    fl.release();
+                }
+            }
+        }
+        throw new CapacityExceededException("the buffer pool of " + env.home() + " has no frame to reuse: all "
+                + frames + " frames are pinned or busy; unpin pages, or raise BufferConfig.poolBytes");
+    }
+
+    /** Writes frame {@code f} (latch held, valid, dirty) to its file: the log first. */
+    private void write(int f) {
+        long m = meta(f);
+        int fileId = mem.getInt(m + FR_FILE);
+        long pageNo = mem.getLong(m + FR_PAGE);
+        long flushTo = mem.getLong(m + FR_FLUSH_LSN);
+        if (log != null && flushTo != Lsn.NULL) {
+            log.flush(flushTo, Durability.SYNC); // the write-ahead rule
+        }
+        byte[] buf = io.get();
+        mem.putIntVolatile(m + FR_DIRTY, 0); // before the copy: a change after it re-dirties
+        mem.getBytes(pageBase(f), buf, 0, pageSize);
+        PageHeader.seal(buf, pageSize, pageNo);
+        try {
+            file(fileId).write(ByteBuffer.wrap(buf), pageNo * pageSize);
+        } catch (IOException e) {
+            mem.putIntVolatile(m + FR_DIRTY, 1);
+            throw new EnvironmentAccessException("cannot write page " + pageNo + " of " + nameAt(fileId) + " in "
+                    + env.home() + ": " + e, e);
+        }
+        mem.putLongVolatile(m + FR_REC_LSN, Lsn.NULL);
+        mem.putIntVolatile(fileEntry(fileId) + F_NEEDS_FORCE, 1);
+        writes.increment();
+    }
+
+    // ------------------------------------------------------------------ flush, sync, checkpoint
+
+    @Override
+    public void flush(int fileId) {
+        checkOpen();
+        checkFile(fileId);
+        env.checkValid();
+        writeDirty(fileId, Long.MAX_VALUE);
+        force(fileId);
+    }
+
+    @Override
+    public void sync() {
+        checkOpen();
+        env.checkValid();
+        writeDirty(0, Long.MAX_VALUE);
+        forceAll();
+    }
+
+    /**
+     * Writes the dirty pages of {@code fileId} (0 = all files) whose oldest unwritten change is
+     * before {@code before} (pages changed without logging always), one frame latch at a time.
+     */
+    private void writeDirty(int fileId, long before) {
+        for (int f = 0; f < frames; f++) {
+            long m = meta(f);
+            if (mem.getIntVolatile(m + FR_DIRTY) == 0 || mem.getIntVolatile(m + FR_STATE) != VALID
+                    || fileId != 0 && mem.getInt(m + FR_FILE) != fileId) {
+                continue;
+            }
+            long rec = mem.getLongVolatile(m + FR_REC_LSN);
+            if (rec != Lsn.NULL && rec >= before) {
+                continue;
+            }
+            frameLatches[f].acquire();
+            try {
+                if (mem.getIntVolatile(m + FR_DIRTY) != 0 && mem.getIntVolatile(m + FR_STATE) == VALID
+                        && (fileId == 0 || mem.getInt(m + FR_FILE) == fileId)) {
+                    write(f);
+                }
+            } finally {
+                frameLatches[f].release();
+            }
+        }
+    }
+
+    private void force(int fileId) {
+        long at = fileEntry(fileId) + F_NEEDS_FORCE;
+        if (mem.getIntVolatile(at) == 0) {
+            return;
+        }
+        mem.putIntVolatile(at, 0); // before the force: a write after it sets it again
+        try {
+            file(fileId).force();
+        } catch (IOException e) {
+            // fsyncgate: the kernel may have dropped the pages; a retry proves nothing.
+            throw env.fail("force of data file " + nameAt(fileId) + " in " + env.home() + " failed: " + e);
+        }
+    }
+
+    private void forceAll() {
+        for (int id = 1; id <= lay.maxFiles; id++) {
+            if (mem.getIntVolatile(fileEntry(id) + F_STATE) == 1) {
+                force(id);
+            }
+        }
+    }
+
+    /**
+     * The buffer manager's part of a fuzzy checkpoint: writes the pages dirty since before
+     * {@code writeBefore} (the previous checkpoint's start: a page stays dirty at most about two
+     * checkpoint intervals), and more, oldest first, if the dirty-page table would exceed
+     * {@code maxEntries}; forces every file written since its last force (by any process); returns
+     * the dirty-page table of what stays in the pool. Updates go on meanwhile: each frame is
+     * latched only while it is written or looked at.
+     */
+    List<LogRecord.DirtyPage> checkpoint(long writeBefore, int maxEntries) {
+        checkOpen();
+        writeDirty(0, writeBefore);
+        List<LogRecord.DirtyPage> table = dirtyPageTable();
+        if (table.size() > maxEntries) {
+            table.sort(Comparator.comparingLong(LogRecord.DirtyPage::recLsn));
+            long cut = table.get(table.size() - maxEntries).recLsn();
+            writeDirty(0, cut);
+            table = dirtyPageTable();
+        }
+        forceAll();
+        return table;
+    }
+
+    /** Dirty frames with their recLsn, each read under its latch (see the package note). */
+    List<LogRecord.DirtyPage> dirtyPageTable() {
+        List<LogRecord.DirtyPage> out = new ArrayList<>();
+        for (int f = 0; f < frames; f++) {
+            long m = meta(f);
+            if (mem.getIntVolatile(m + FR_STATE) == FREE) {
+                continue;
+            }
+            frameLatches[f].acquire();
+            try {
+                long rec = mem.getLong(m + FR_REC_LSN);
+                if (mem.getIntVolatile(m + FR_STATE) == VALID && mem.getIntVolatile(m + FR_DIRTY) != 0
+                        && rec != Lsn.NULL) {
+                    out.add(new LogRecord.DirtyPage(mem.getInt(m + FR_FILE), mem.getLong(m + FR_PAGE), rec));
+                }
+            } finally {
+                frameLatches[f].release();
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public int pageSize() {
+        return pageSize;
+    }
+
+    @Override
+    public BufferStats stats() {
+        checkOpen();
+        int dirty = 0;
+        int pinned = 0;
+        for (int f = 0; f < frames; f++) {
+            long m = meta(f);
+            if (mem.getIntVolatile(m + FR_DIRTY) != 0) {
+                dirty++;
+            }
+            if (mem.getIntVolatile(m + FR_PINS) != 0) {
+                pinned++;
+            }
+        }
+        return new BufferStats(hits.sum(), misses.sum(), reads.sum(), writes.sum(), evictions.sum(), frames, dirty, pinned);
+    }
+
+    Environment environment() {
+        return env;
+    }
+
+    // ------------------------------------------------------------------ dead processes
+
+    private void failCheck(int[] deadSlots) {
+        for (int s : deadSlots) {
+            long at = OFF_PINS + (long) PIN_STRIDE * s;
+            long pins = mem.getLongVolatile(at);
+            if (pins != 0) {
+                // Which frames it pinned is not recorded (that would cost the hit path): they
+                // could never be reused, and it may have been changing one. As Berkeley DB does.
+                throw new IllegalStateException("process slot " + s + " died with " + pins
+                        + " buffer pages pinned; run recovery (reopen the environment)");
+            }
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("buffer manager of " + env.home() + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        env.removeFailCheckListener(listener);
+        for (StorageFile f : files.values()) {
+            try {
+                f.close();
+            } catch (IOException e) {
+                LOG.warn("closing data file {} of {}: {}", f.name(), env.home(), e.toString());
+            }
+        }
+        files.clear();
+    }
+
+    @Override
+    public String toString() {
+        return "SharedBufferPool[" + env.home() + ", " + frames + " x " + pageSize + " B]";
+    }
+}
