@@ -1,0 +1,67 @@
+/**
+ * The buffer manager (paper 3.1.3, 3.2.2): a pool of page frames in the shared region
+ * {@code buffer}, used by every process of the environment, that enforces write-ahead logging.
+ * {@link org.libtp.core.buffer.SharedBufferPool} has the region's offset table,
+ * {@link org.libtp.core.buffer.PageHeader} the page header's.
+ *
+ * <h2>Invariants</h2>
+ * <ul>
+ *   <li><b>Write-ahead.</b> A frame's {@code flushLsn} is the end of the newest logged change
+ *       applied to it ({@link org.libtp.core.buffer.Page#setLsn}, under the frame latch). Before
+ *       any process writes the page it forces the log to {@code flushLsn}. Data files are read
+ *       and written with explicit positional I/O through {@link org.libtp.core.storage.Storage};
+ *       they are never memory-mapped (the OS could write a mapped page back at any time).</li>
+ *   <li><b>Checksums.</b> A page is sealed (magic, version, its own page number, CRC32C) as it is
+ *       written and checked as it is read; a mismatch is a
+ *       {@link org.libtp.core.CorruptionException} naming the file and page, and leaves no frame
+ *       behind. An all-zero page is a page never written.</li>
+ *   <li><b>Stable file ids.</b> The shared file registry is loaded from, and every new entry is
+ *       first made durable in, {@code __libtp.files}, so the file ids in log records name the
+ *       same files after any restart.</li>
+ * </ul>
+ *
+ * <h2>Latches</h2>
+ * <ul>
+ *   <li>A <b>partition latch</b> guards the hash chains of its buckets and is the only place pins
+ *       are <em>taken</em>; so an evictor that sees a zero pin count under the partition latch
+ *       knows no one can pin the frame before it is unlinked. Unpin is a CAS outside any latch.</li>
+ *   <li>The <b>frame latch</b> guards the page content (callers take it to change a page, and to
+ *       read one that no page lock protects) and all of the frame's I/O: a loader holds it while
+ *       reading (others that find the frame loading wait on it), an evictor while writing.</li>
+ *   <li>The <b>registry latch</b> guards registering files. Order: frame before partition;
+ *       never two frames or two partitions at once.</li>
+ * </ul>
+ *
+ * <h2>Replacement: CLOCK</h2>
+ * A hit only sets the frame's reference bit (a plain store, skipped when already set), so the hit
+ * path touches no shared list and takes one partition latch — an LRU list would need a global
+ * latch on every hit, across processes. The sweep (a shared atomic hand) clears reference bits and
+ * takes the first unpinned frame whose bit is clear; CLOCK approximates LRU (second chance).
+ * Whichever process needs a frame writes the dirty victim itself, through its own file handle.
+ *
+ * <h2>Checkpoints (fuzzy)</h2>
+ * The buffer manager's part of a checkpoint that began at log end B: write the pages that have
+ * been dirty since before the previous checkpoint began (so a page stays dirty for at most about
+ * two intervals, and hot pages are not rewritten at every checkpoint), plus the oldest others if
+ * the table would not fit in a log record; force every file written since its last force (by any
+ * process: a shared needs-force flag per file); return the dirty-page table (file, page, recLsn
+ * = oldest unwritten change). The checkpoint record carries it, and its redo LSN is the oldest
+ * recLsn (or B). Frames are latched one at a time, so updates go on. A change logged before B is
+ * never missed: the updater holds the frame latch from before its append until the frame is
+ * marked dirty, and the table is read under each frame latch after B was taken. Recovery redo
+ * re-applies a page record only if the page LSN is older than the record. The last process to
+ * close takes a full checkpoint (every dirty page written).
+ *
+ * <h2>Dead processes</h2>
+ * A process that dies holding a frame or partition latch fails the environment (the latch's own
+ * rule). Pins are counted per process slot; one that dies with pins left also fails it, as
+ * Berkeley DB's {@code failchk} does: which frames it pinned is not recorded (that would cost the
+ * hit path), so they could never be reused. A process that dies between operations (no pins, no
+ * latches) leaves nothing behind: its dirty pages are in the shared pool, written by others.
+ *
+ * <h2>Known limits</h2>
+ * A page write torn by a power failure (part old, part new) is detected by its checksum but not
+ * repaired: the log holds changes, not full page images (PostgreSQL's full_page_writes). Files
+ * are never unregistered (database removal comes with the catalog).
+ */
+package org.libtp.core.buffer;
