@@ -189,4 +189,24 @@ class TxnTest {
             assertEquals(-7, f.store.get(7));
         }
     }
+
+    @Test
+    void transactionIdsAreNeverReusedAfterRecoveryFromTheLastCheckpoint() {
+        long lastId;
+        try (TxnFixture f = new TxnFixture(home)) {
+            Transaction t = null;
+            for (int i = 0; i < 5; i++) {
+                t = f.tm.begin();
+                f.store.put(t, i, i);
+                f.tm.commit(t);
+            }
+            lastId = t.id();
+        } // the last close checkpoints: recovery reads the log from there, where no transaction is
+        try (TxnFixture f = new TxnFixture(home)) {
+            Transaction t = f.tm.begin();
+            assertTrue(t.id() > lastId, "id " + t.id() + " after " + lastId);
+            f.tm.abort(t);
+            assertEquals(4, f.store.get(4));
+        }
+    }
 }

@@ -35,15 +35,21 @@ public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbor
      * transactions active then (with their first LSNs) may still need undo from further back.
      * {@code dirty} is the buffer manager's dirty-page table: the pages whose changes since
      * {@code recLsn} were not yet written ({@code redoLsn} is at or before the oldest recLsn).
+     * {@code nextTxnId} is above every transaction id used so far, so recovery, which reads the
+     * log only from the last checkpoint on, never hands out an old id again.
      */
-    record Checkpoint(long redoLsn, List<ActiveTxn> active, List<DirtyPage> dirty) implements LogRecord {
+    record Checkpoint(long redoLsn, long nextTxnId, List<ActiveTxn> active, List<DirtyPage> dirty) implements LogRecord {
         public Checkpoint {
             active = List.copyOf(active);
             dirty = List.copyOf(dirty);
         }
 
         public Checkpoint(long redoLsn, List<ActiveTxn> active) {
-            this(redoLsn, active, List.of());
+            this(redoLsn, 0, active, List.of());
+        }
+
+        public Checkpoint(long redoLsn, List<ActiveTxn> active, List<DirtyPage> dirty) {
+            this(redoLsn, 0, active, dirty);
         }
 
         @Override

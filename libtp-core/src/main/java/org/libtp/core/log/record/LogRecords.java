@@ -17,7 +17,7 @@ import java.util.List;
  * <pre>
  *  TXN_COMMIT   u64 timeMillis
  *  TXN_ABORT    (empty)
- *  CHECKPOINT   u64 redoLsn | u32 n | n x {u64 txnId, u64 firstLsn}
+ *  CHECKPOINT   u64 redoLsn | u64 nextTxnId | u32 n | n x {u64 txnId, u64 firstLsn}
  *               | u32 d | d x {u32 fileId, u64 pageNo, u64 recLsn}          (dirty-page table)
  *  PAGE_UPDATE  u32 fileId | u64 pageNo | u32 offset | u32 length | before | after
  *  SLOT_UPDATE  u32 fileId | u32 slot | u32 beforeLength | before | u32 afterLength | after
@@ -35,8 +35,8 @@ public final class LogRecords {
             case TXN_ABORT -> buffer(0);
             case CHECKPOINT -> {
                 LogRecord.Checkpoint c = (LogRecord.Checkpoint) r;
-                ByteBuffer x = buffer(16 + 16 * c.active().size() + 20 * c.dirty().size());
-                x.putLong(c.redoLsn()).putInt(c.active().size());
+                ByteBuffer x = buffer(24 + 16 * c.active().size() + 20 * c.dirty().size());
+                x.putLong(c.redoLsn()).putLong(c.nextTxnId()).putInt(c.active().size());
                 for (LogRecord.ActiveTxn t : c.active()) {
                     x.putLong(t.txnId()).putLong(t.firstLsn());
                 }
@@ -79,6 +79,7 @@ public final class LogRecords {
                 case TXN_ABORT -> new LogRecord.TxnAbort();
                 case CHECKPOINT -> {
                     long prev = b.getLong();
+                    long nextTxnId = b.getLong();
                     int n = b.getInt();
                     if (n < 0 || n > b.remaining() / 16) {
                         throw new BufferUnderflowException();
@@ -95,7 +96,7 @@ public final class LogRecords {
                     for (int i = 0; i < d; i++) {
                         dirty.add(new LogRecord.DirtyPage(b.getInt(), b.getLong(), b.getLong()));
                     }
-                    yield new LogRecord.Checkpoint(prev, active, dirty);
+                    yield new LogRecord.Checkpoint(prev, nextTxnId, active, dirty);
                 }
                 case PAGE_UPDATE -> {
                     int fileId = b.getInt();
@@ -146,6 +147,7 @@ public final class LogRecords {
             case TXN_COMMIT -> "TXN_COMMIT at " + java.time.Instant.ofEpochMilli(((LogRecord.TxnCommit) r).timeMillis());
             case TXN_ABORT -> "TXN_ABORT";
             case CHECKPOINT -> "CHECKPOINT redo from " + Lsn.toString(((LogRecord.Checkpoint) r).redoLsn())
+                    + " next txn " + ((LogRecord.Checkpoint) r).nextTxnId()
                     + " active " + ((LogRecord.Checkpoint) r).active() + " dirty pages "
                     + ((LogRecord.Checkpoint) r).dirty().size();
             case PAGE_UPDATE -> {

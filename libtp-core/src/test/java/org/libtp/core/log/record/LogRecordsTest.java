@@ -29,7 +29,7 @@ class LogRecordsTest {
             new LogRecord.Checkpoint(Lsn.of(3, 64), List.of(new LogRecord.ActiveTxn(7, Lsn.of(2, 100)),
                     new LogRecord.ActiveTxn(9, Lsn.of(3, 80)))),
             new LogRecord.Checkpoint(Lsn.NULL, List.of()),
-            new LogRecord.Checkpoint(Lsn.of(2, 64), List.of(new LogRecord.ActiveTxn(7, Lsn.of(2, 100))),
+            new LogRecord.Checkpoint(Lsn.of(2, 64), 12, List.of(new LogRecord.ActiveTxn(7, Lsn.of(2, 100))),
                     List.of(new LogRecord.DirtyPage(3, 1L << 35, Lsn.of(2, 64)), new LogRecord.DirtyPage(1, 0, Lsn.of(3, 8)))),
             new LogRecord.PageUpdate(4, 77, 32, new byte[] {1, 2, 3}, new byte[] {4, 5, 6}),
             new LogRecord.PageUpdate(1, 0, 4000, new byte[0], new byte[0]),
@@ -73,7 +73,7 @@ class LogRecordsTest {
                     () -> LogRecords.decode(new LogEntry(Lsn.of(1, 64), r.type().id(), 1, 0, longer)), r + " + 1 byte");
         }
         byte[] hugeCount = LogRecords.encode(new LogRecord.Checkpoint(0, List.of()));
-        hugeCount[8] = (byte) 0xFF; // n = 255 with no entries
+        hugeCount[16] = (byte) 0xFF; // n = 255 with no entries
         assertThrows(CorruptionException.class,
                 () -> LogRecords.decode(new LogEntry(Lsn.of(1, 64), RecordType.CHECKPOINT.id(), 1, 0, hugeCount)));
     }
