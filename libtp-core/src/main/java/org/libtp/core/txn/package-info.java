@@ -12,21 +12,25 @@
  *       and applies it before releasing that latch.</li>
  *   <li><b>Commit</b> appends a commit record and flushes it per the transaction's durability
  *       (group commit in the log manager); a transaction that logged nothing writes nothing.
- *       Locks will be released here by the lock manager (issue 4).</li>
+ *       Then the end listeners run: the lock manager releases the transaction's locks there
+ *       (strict two-phase locking: after the commit is as durable as asked).</li>
  *   <li><b>Abort</b> walks the chain backwards (log_unroll); for each change the record manager
  *       logs a compensation record (the inverse change, redo-only) and applies it; then an abort
  *       record. Recovery's redo pass therefore repeats aborts too, and only transactions with
  *       neither a commit nor an abort record are undone after a crash.</li>
- *   <li><b>Checkpoint</b> (fuzzy): note R = end of log and the active transactions with their first
- *       LSNs; force the log through R; each record manager makes its changes logged before R
- *       durable; append and force the checkpoint record {R, active}. A transaction publishes a
- *       lower bound of its first LSN before its first append, so a checkpoint that misses it is
- *       sure to find all its records at or after R.</li>
+ *   <li><b>Checkpoint</b> (fuzzy): note B = end of log and the active transactions with their first
+ *       LSNs; force the log through B; each record manager writes what has been dirty since
+ *       before the previous checkpoint's B and returns its dirty-page table; append and force
+ *       the checkpoint record {redo = min(B, oldest recLsn), nextTxnId, active, dirty pages}. A
+ *       transaction publishes a lower bound of its first LSN before its first append, so a
+ *       checkpoint that misses it is sure to find all its records at or after B.</li>
  *   <li><b>Recovery</b> runs in the first process that opens the transaction manager after the
  *       regions were rebuilt (every process had closed or died), under the txn latch, so the
- *       others wait: record managers load their durable state; one scan of the log finds the last
- *       checkpoint, the last record of every transaction and which ended; redo from the
- *       checkpoint's R; undo every loser (with compensation records) and log its abort; then a
+ *       others wait: record managers load their durable state; the last checkpoint is found by
+ *       reading log files from the newest back; one scan from its redo LSN (or the first LSN of a
+ *       transaction active at it, if earlier) finds the last record of every transaction and
+ *       which ended; redo from the redo LSN (page records are skipped where the page LSN is
+ *       newer); undo every loser (with compensation records) and log its abort; then a
  *       checkpoint. Running it again after a crash during it gives the same state (redo is
  *       state-based and idempotent, undo is logged).</li>
  *   <li><b>Archiving</b>: log files wholly before the last checkpoint's R and before every active
@@ -42,9 +46,7 @@
  * fields other than its state are written only by the owning thread (or by failCheck once the
  * owner is dead) with volatile stores.
  *
- * <p>Not yet here (issue 3 continues): integration into one {@code Environment.open} that runs
- * recovery without the caller composing the managers, fault-injection tests through the storage
- * interface (torn last write, crash during recovery, failed force), and the commit benchmark
- * numbers at the transaction level.
+ * <p>The last process to close takes a full checkpoint (every dirty page written), so a clean
+ * reopen redoes nothing.
  */
 package org.libtp.core.txn;
