@@ -5,6 +5,8 @@ import org.libtp.core.buffer.PageUpdates;
 import org.libtp.core.buffer.SharedBufferPool;
 import org.libtp.core.env.Environment;
 import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.lock.LockConfig;
+import org.libtp.core.lock.SharedLockManager;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.log.SharedLog;
 import org.libtp.core.storage.FileStorage;
@@ -17,16 +19,18 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * An environment with its log, buffer and transaction managers, opened in the right order:
+ * An environment with its log, buffer, transaction and lock managers, opened in the right order:
  * opening it runs recovery when the environment was not closed cleanly (every process closed or
  * died since the regions were built), before returning. Closing closes them all (the log is
  * flushed).
  *
  * <pre>{@code
  * try (TxnEnvironment tp = TxnEnvironment.open(dir, EnvironmentConfig.defaults(), LogConfig.defaults(),
- *         TxnConfig.defaults(), BufferConfig.defaults(), new FileStorage(dir), parts -> List.of())) {
+ *         TxnConfig.defaults(), BufferConfig.defaults(), LockConfig.defaults(), new FileStorage(dir),
+ *         parts -> List.of())) {
  *     int file = tp.buffers().open("data.db");
  *     Transaction t = tp.txn().begin();
+ *     tp.locks().lock(t, new LockObject(file, 0), LockMode.WRITE, 0);
  *     Page p = tp.buffers().get(file, 0, BufferManager.CREATE);
  *     p.latch();
  *     tp.pages().update(t, p, 64, new byte[] {1, 2, 3});
@@ -42,13 +46,15 @@ public final class TxnEnvironment implements AutoCloseable {
     private final SharedBufferPool buffers;
     private final PageUpdates pages;
     private final SharedTxnManager txn;
+    private final SharedLockManager locks;
     private final List<ResourceManager> resourceManagers;
 
     /** What record managers may use when they are created (the transaction manager is not open yet). */
     public record Parts(Environment env, Storage storage, SharedLog log, SharedBufferPool buffers, PageUpdates pages) {
     }
 
-    private TxnEnvironment(Parts parts, SharedTxnManager txn, List<ResourceManager> rms) {
+    private TxnEnvironment(Parts parts, SharedTxnManager txn, SharedLockManager locks, List<ResourceManager> rms) {
+        this.locks = locks;
         this.env = parts.env();
         this.log = parts.log();
         this.buffers = parts.buffers();
@@ -67,7 +73,7 @@ public final class TxnEnvironment implements AutoCloseable {
     public static TxnEnvironment open(Path home, EnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
                                       Storage storage,
                                       BiFunction<Environment, Storage, List<ResourceManager>> resourceManagers) {
-        return open(home, envConfig, logConfig, txnConfig, BufferConfig.defaults(), storage,
+        return open(home, envConfig, logConfig, txnConfig, BufferConfig.defaults(), LockConfig.defaults(), storage,
                 parts -> resourceManagers.apply(parts.env(), parts.storage()));
     }
 
@@ -76,11 +82,12 @@ public final class TxnEnvironment implements AutoCloseable {
      * buffer manager's page records, which are always there) from the managers opened so far.
      */
     public static TxnEnvironment open(Path home, EnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
-                                      BufferConfig bufferConfig, Storage storage,
+                                      BufferConfig bufferConfig, LockConfig lockConfig, Storage storage,
                                       Function<Parts, List<ResourceManager>> resourceManagers) {
         Environment env = Environment.open(home, envConfig);
         SharedLog log = null;
         SharedBufferPool buffers = null;
+        SharedTxnManager txn = null;
         try {
             log = SharedLog.open(env, storage, logConfig);
             buffers = SharedBufferPool.open(env, storage, log, bufferConfig);
@@ -90,9 +97,15 @@ public final class TxnEnvironment implements AutoCloseable {
             List<ResourceManager> all = new ArrayList<>();
             all.add(pages);
             all.addAll(user);
-            SharedTxnManager txn = SharedTxnManager.open(env, log, txnConfig, all);
-            return new TxnEnvironment(parts, txn, user);
+            txn = SharedTxnManager.open(env, log, txnConfig, all);
+            // Commit and abort release the locks (the lock manager's end listener), also for the
+            // transactions failCheck rolls back for dead processes.
+            SharedLockManager locks = SharedLockManager.open(txn, lockConfig);
+            return new TxnEnvironment(parts, txn, locks, user);
         } catch (RuntimeException | Error e) {
+            if (txn != null) {
+                txn.close();
+            }
             if (buffers != null) {
                 try {
                     buffers.close();
@@ -133,6 +146,11 @@ public final class TxnEnvironment implements AutoCloseable {
         return txn;
     }
 
+    /** The lock manager (page locks, deadlock detection). */
+    public SharedLockManager locks() {
+        return locks;
+    }
+
     /** The record managers the caller's factory created. */
     public List<ResourceManager> resourceManagers() {
         return resourceManagers;
@@ -153,6 +171,7 @@ public final class TxnEnvironment implements AutoCloseable {
                             .warn("final checkpoint of {} failed; recovery will redo from the last one: {}", env.home(), e.toString());
                 }
             }
+            locks.close();
             txn.close();
             buffers.close();
             log.close();

@@ -31,7 +31,8 @@ public final class PageFixture implements AutoCloseable {
         tp = TxnEnvironment.open(home,
                 EnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(failCheckMillis).build(),
                 LogConfig.builder().fileSize(1024 * 1024).bufferSize(256 * 1024).build(), txnConfig,
-                BufferConfig.builder().pageSize(4096).poolBytes(4096L * frames).partitions(16).build(), storage,
+                BufferConfig.builder().pageSize(4096).poolBytes(4096L * frames).partitions(16).build(),
+                org.libtp.core.lock.LockConfig.defaults(), storage,
                 parts -> List.of());
         bp = tp.buffers();
         tm = tp.txn();

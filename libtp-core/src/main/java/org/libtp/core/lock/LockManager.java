@@ -1,0 +1,79 @@
+package org.libtp.core.lock;
+
+import org.libtp.core.txn.Transaction;
+
+/**
+ * The lock manager (paper 3.2.3, 4.1): page locks for two-phase locking and the B-link tree's
+ * early-released internal page locks, shared by every process of an environment, with deadlock
+ * detection over all of them. The locker is the transaction ({@link Transaction#slot()}); its
+ * locks are released when it commits or aborts (lock_unlock_all, called by the transaction
+ * manager).
+ *
+ * <p>Every method validates its arguments first: a null transaction, object or mode is an
+ * {@link IllegalArgumentException}, a finished transaction or a closed manager an
+ * {@link IllegalStateException}. The lock-request failures ({@link org.libtp.core.DeadlockException},
+ * {@link org.libtp.core.LockTimeoutException}, {@link org.libtp.core.CapacityExceededException})
+ * are operation failures: the transaction must abort (it keeps the locks it held before the
+ * failed call until then). {@link org.libtp.core.LockNotGrantedException} (NOWAIT) leaves the
+ * transaction free to go on.
+ */
+public interface LockManager extends AutoCloseable {
+    /** Flag: fail with {@link org.libtp.core.LockNotGrantedException} rather than wait. */
+    int NOWAIT = 1;
+
+    /**
+     * Acquires (or converts to) {@code mode} on {@code obj} for {@code txn}, waiting in FIFO
+     * order behind earlier conflicting requests. Re-locking an object already held in a
+     * covering mode only increments a reference count; each successful call adds one reference
+     * (a READ holder asking WRITE converts, and also adds one).
+     *
+     * @throws org.libtp.core.DeadlockException the request closed a waits-for cycle and this
+     *         transaction was chosen as the victim: abort and retry
+     * @throws org.libtp.core.LockTimeoutException waited {@link LockConfig#lockTimeoutMillis()}
+     * @throws org.libtp.core.LockNotGrantedException {@link #NOWAIT} and it would have waited
+     * @throws org.libtp.core.CapacityExceededException the lock table is full (maxLocks or maxObjects)
+     */
+    void lock(Transaction txn, LockObject obj, LockMode mode, int flags);
+
+    /**
+     * Releases one reference to {@code txn}'s lock on {@code obj}; the lock goes when the count
+     * reaches zero (B-link internal page locks are released early this way) and compatible
+     * waiters are granted.
+     *
+     * @throws IllegalStateException if {@code txn} holds no lock on {@code obj}
+     */
+    void unlock(Transaction txn, LockObject obj);
+
+    /** Releases every lock of {@code txn} (lock_unlock_all); the transaction manager calls it at the end. */
+    void unlockAll(Transaction txn);
+
+    /**
+     * Converts {@code txn}'s READ lock on {@code obj} to WRITE (lock_upgrade), waiting for the
+     * other readers; a waiting conversion goes ahead of every ordinary waiter. The reference
+     * count is unchanged; holding WRITE already is a no-op.
+     *
+     * @throws IllegalStateException if {@code txn} holds no lock on {@code obj}
+     */
+    void upgrade(Transaction txn, LockObject obj, int flags);
+
+    /**
+     * Converts {@code txn}'s WRITE lock on {@code obj} to READ (lock_downgrade) and grants the
+     * waiters that are now compatible. Holding READ already is a no-op.
+     *
+     * @throws IllegalStateException if {@code txn} holds no lock on {@code obj}
+     */
+    void downgrade(Transaction txn, LockObject obj);
+
+    /** The mode {@code txn} holds on {@code obj}, or null if it holds none. */
+    LockMode heldMode(Transaction txn, LockObject obj);
+
+    /** Runs one deadlock detection pass over the whole table now; returns the number of victims chosen. */
+    int detect();
+
+    /** Statistics of the whole lock table. */
+    LockStats stats();
+
+    /** Stops this process's detector thread; later calls throw {@link IllegalStateException}. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,120 @@
+/**
+ * The lock manager (paper 3.2.3, 4.1): page locks for every process of an environment, in the
+ * shared regions {@code lock} and {@code lock.tables}
+ * ({@link org.libtp.core.lock.SharedLockManager} has the offset tables), with FIFO queueing,
+ * conversions, timeouts and deadlock detection across processes. The locker is a transaction:
+ * its index in the shared transaction table ({@link org.libtp.core.txn.Transaction#slot()}).
+ *
+ * <h2>Structures and invariants</h2>
+ * <ul>
+ *   <li><b>Objects</b> (file id, page number) hash to a partition and a bucket of that partition;
+ *       an object is in the table exactly while its request queue is non-empty.</li>
+ *   <li><b>Queue.</b> Each object's requests form one doubly linked FIFO queue: granted holders
+ *       first, then waiters in arrival order. A new request is granted at once only if no one
+ *       waits and no holder conflicts (a later READ never jumps a waiting WRITE). A transaction
+ *       has at most one request per object; re-locking in a covered mode increments its
+ *       reference count, and the lock goes when the count reaches zero.</li>
+ *   <li><b>Chain.</b> Each transaction's requests are also chained (doubly linked) from its
+ *       locker entry, so lock_unlock_all walks only its own locks. The locker entry holds the
+ *       transaction id the chain belongs to; a different id there means a previous transaction
+ *       in that slot, whose chain (normally empty) is released when the new one first locks.</li>
+ *   <li><b>Free lists.</b> Request and object entries come from fixed pools: a Treiber stack
+ *       each (head word = 32-bit ABA tag, index + 1; CAS), plus a private cache of one request
+ *       and one object per partition, used under the partition latch, so an uncontended lock +
+ *       unlock of an object does no free-list CAS. "Table full" is reported only after the
+ *       caches were drained back to the stacks and the request retried once. Pops and pushes
+ *       happen under a partition latch, so a process dying in the middle fails the environment
+ *       rather than leaking an entry.</li>
+ *   <li><b>Counts</b> (locks and objects in use, requests, waits) are per partition, in the
+ *       partition latch's cache line, written under it; {@code stats()} adds them up.</li>
+ * </ul>
+ *
+ * <h2>Latches</h2>
+ * <ul>
+ *   <li>A <b>partition latch</b> (64 per default, one cache line each with the partition's
+ *       counters and caches) guards its buckets, their objects, the objects' queues, and the
+ *       request entries in them. The uncontended lock or unlock is one acquire/release of it
+ *       and about 25 accesses to the mapping (adjacent fields that change together are
+ *       accessed as one long).</li>
+ *   <li>A <b>locker entry</b> is written only by its transaction's thread (or by the process
+ *       that claimed it to release it, below), and only under the latch of the partition of the
+ *       request involved, so a death in the middle fails the environment (the latch rule) instead
+ *       of leaving a broken chain; the detector reads it under every latch.</li>
+ *   <li>The <b>init latch</b> (region {@code lock}) guards creating the tables. A detection pass
+ *       takes every partition latch in index order; nothing else holds two at once, so there is
+ *       no latch deadlock.</li>
+ * </ul>
+ *
+ * <h2>Wait and grant</h2>
+ * A request that cannot be granted is queued as waiting, its locker's {@code waiting} field
+ * names it, and after the latch is released the transaction sleeps on its semaphore in the
+ * transaction table (the process manager of paper 3.2.4: no CPU while blocked). Whoever changes
+ * a queue (unlock, downgrade, unlock_all, timeout, a deadlock victim leaving) grants, under the
+ * latch, first pending conversions that no other holder now conflicts with, then waiters in FIFO
+ * order until the first that conflicts; it posts each granted transaction's semaphore after
+ * releasing the latch (no system call under a latch). A woken waiter re-checks its request under
+ * the latch, because posts can be stale (a semaphore is reset only when a transaction begins in
+ * its slot); it also re-checks every second without a post, in case a granter died between
+ * granting and posting. A timed-out waiter re-checks too (a grant may have raced its timeout),
+ * then withdraws its request and grants what that allows.
+ *
+ * <p><b>Conversions</b> (READ held, WRITE asked: {@code lock(WRITE)} or {@code upgrade}) keep
+ * their place among the holders with the wanted mode as {@code pending}; they are granted when no
+ * other holder conflicts, and no ordinary waiter is granted while one is pending. So an upgrade
+ * goes ahead of every ordinary waiter, as it must: the waiters also wait for the READ it holds,
+ * and letting a new reader in could starve it forever. Two readers upgrading at once deadlock;
+ * the detector refuses one (it keeps its READ lock).
+ *
+ * <h2>Deadlock detection</h2>
+ * The waits-for graph has an edge W -&gt; H for every other holder H of the object W waits for
+ * whose mode conflicts with W's (or that has a conversion pending, which goes first), and W -&gt;
+ * E for every earlier waiter E whose mode conflicts (FIFO makes W wait for E); a conversion waits
+ * only for conflicting holders. With READ and WRITE this is exact: a compatible earlier waiter is
+ * blocked by something W conflicts with too, which W already has an edge to. (When intention modes
+ * make the conflict matrix non-total, W should get an edge to every earlier waiter.)
+ * {@link org.libtp.core.lock.DeadlockDetector} finds a cycle, the {@link org.libtp.core.lock.VictimPolicy}
+ * (default YOUNGEST: the highest transaction id, which has done least and never starves an old
+ * one) picks one member, and the search repeats without it until no cycle is left: one victim per
+ * cycle. A victim's waiting request is taken out of its queue and marked refused (a conversion
+ * just drops its pending mode), the {@code victim} flag is set, whatever that unblocks is
+ * granted, and its semaphore is posted; its {@code lock} throws
+ * {@link org.libtp.core.DeadlockException} and the transaction must abort.
+ * <ul>
+ *   <li><b>On block</b> ({@code detectOnBlock}): the blocked transaction searches the graph
+ *       reachable from itself, reading each visited transaction's edges under one partition
+ *       latch at a time (no stop-the-world on every block). A real cycle's edges do not change
+ *       while it lasts, so it is found; a cycle seen through edges that changed during the search
+ *       may be false, so a hit runs a full pass, which decides. Only cycles through a new wait can
+ *       be new, and of two transactions closing one at once, the later to enqueue sees the
+ *       other's edge.</li>
+ *   <li><b>Full pass</b> ({@code detect()}, the periodic detector, and confirmations): every
+ *       partition latch in index order, so the graph is consistent.</li>
+ *   <li><b>The detector role.</b> Every process with {@code detectIntervalMillis > 0} has a
+ *       detector thread that wakes each interval; only the distinguished process runs the pass.
+ *       The region's detector word holds its (process slot, slot generation). A thread takes the
+ *       role by CAS when the word is empty, or when {@code env.slotGeneration(slot)} no longer
+ *       equals the recorded generation: after a kill -9, failCheck frees the dead slot within
+ *       {@code failCheckMillis} and the next thread to wake takes over. A process closing its lock
+ *       manager clears the word if it holds it. The holder's own interval is the one that
+ *       applies.</li>
+ * </ul>
+ *
+ * <h2>Dead processes</h2>
+ * A process that dies holding a partition latch fails the environment. One that dies holding
+ * only locks: the transaction manager's failCheck listener (in any surviving process) rolls its
+ * transactions back and then calls the end listeners, and this manager's releases their locks,
+ * granting the waiters (locks are held until the undo is done, so nobody sees the dead
+ * transaction's changes). To release, a process first claims the locker entry by CAS of its
+ * txnId word to a claim naming (its slot, generation), so two releasers never both work on a
+ * chain, and a release is idempotent; a claim whose process is gone is taken over. The detector
+ * pass and every failCheck also release "stale" lockers: the entry still names a transaction
+ * with requests, but the transaction table's slot no longer does (the transaction ended where no
+ * lock manager heard of it, e.g. failCheck ran in a process without one). A dead transaction
+ * still in a cycle may be chosen as a victim; its rollback then follows anyway.
+ *
+ * <h2>Known limits</h2>
+ * No lock escalation and no hierarchical (intention) locks yet; {@code pageNo} -1 is reserved
+ * for a whole-file lock. A periodic detector's interval is that of the process holding the role.
+ * The detector does not prefer live transactions over dead ones as victims.
+ */
+package org.libtp.core.lock;
