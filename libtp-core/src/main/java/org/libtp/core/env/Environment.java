@@ -259,6 +259,15 @@ public final class Environment implements AutoCloseable {
         return live().slotGeneration(slot);
     }
 
+    /**
+     * False if the process in registry slot {@code slot} is known to be dead (its liveness lock
+     * on the lock file is free), even before failCheck has freed its slot. True for this
+     * process's own slot, and when liveness cannot be checked.
+     */
+    public boolean isProcessAlive(int slot) {
+        return live().isAlive(slot + 1);
+    }
+
     /** Closes this handle; the last handle of the JVM detaches the process. Idempotent. */
     @Override
     public void close() {

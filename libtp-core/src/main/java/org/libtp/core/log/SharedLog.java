@@ -33,7 +33,12 @@ import java.util.function.Predicate;
  *  offset  size  field
  *  ------  ----  ------------------------------------------------------------------
  *     256    64  log latch    guards the buffer, nextLsn, bufferStartLsn, file switches
- *     320    64  flush latch  held by the group-commit leader while it writes and forces
+ *     320     8  leader       the group-commit leader: (process slot + 1) &lt;&lt; 40 | its slot
+ *                           generation (40 bits), 0 = none. Not a latch: a leader killed
+ *                           mid-force leaves consistent state (bytes before bufferStartLsn are in
+ *                           the OS, flushedLsn moves only after a force), so once failCheck has
+ *                           freed its slot a follower takes over instead of failing the
+ *                           environment
  *     384     8  nextLsn         LSN the next record gets
  *     392     8  bufferStartLsn  LSN of buffer byte 0; bytes before it are written to the OS
  *     400     8  flushedLsn      bytes before it are forced (volatile)
@@ -57,7 +62,8 @@ public final class SharedLog implements LogManager {
     private static final Logger LOG = LoggerFactory.getLogger(SharedLog.class);
 
     static final long OFF_LOG_LATCH = 256;
-    static final long OFF_FLUSH_LATCH = 320;
+    static final long OFF_LEADER = 320;
+    private static final long GEN_MASK = (1L << 40) - 1;
     static final long OFF_NEXT_LSN = 384;
     static final long OFF_BUFFER_START = 392;
     static final long OFF_FLUSHED_LSN = 400;
@@ -70,13 +76,13 @@ public final class SharedLog implements LogManager {
     static final long OFF_STATE = 444;
     static final long OFF_PREPARING = 448;
     static final long OFF_BUFFER = 4096;
-    static final int LAYOUT_VERSION = 1;
+    static final int LAYOUT_VERSION = 2; // 2: the flush latch became the leader word
 
     private final Environment env;
     private final Storage storage;
     private final Memory mem;
     private final Latch logLatch;
-    private final Latch flushLatch;
+    private final long leaderMe;
     private final SharedEvent flushed;
     private final long fileSize;
     private final int bufferSize;
@@ -90,7 +96,7 @@ public final class SharedLog implements LogManager {
         this.storage = storage;
         this.mem = region.memory();
         this.logLatch = env.latch(region, OFF_LOG_LATCH, "log latch");
-        this.flushLatch = env.latch(region, OFF_FLUSH_LATCH, "log flush latch");
+        this.leaderMe = (long) (env.processSlot() + 1) << 40 | (env.slotGeneration(env.processSlot()) & GEN_MASK);
         this.flushed = env.event(region, OFF_FLUSH_EVENT);
         this.config = config;
         this.fileSize = mem.getLong(OFF_FILE_SIZE);
@@ -99,7 +105,7 @@ public final class SharedLog implements LogManager {
 
     static RegionSpec spec(LogConfig config) {
         return new RegionSpec("log", OFF_BUFFER + config.bufferSize(), LAYOUT_VERSION,
-                new LatchArray(OFF_LOG_LATCH, 64, 2));
+                new LatchArray(OFF_LOG_LATCH, 64, 1));
     }
 
     /**
@@ -482,7 +488,7 @@ public final class SharedLog implements LogManager {
     }
 
     /**
-     * Leader/follower group commit. Whoever takes the flush latch leads: it may wait a little
+     * Leader/follower group commit. Whoever takes the leader word leads: it may wait a little
      * for more committers (the paper's three thresholds), writes everything buffered, forces,
      * publishes flushedLsn and wakes every follower. The others sleep on the flush event until
      * flushedLsn covers them, or take the lead themselves when the latch is free.
@@ -498,7 +504,7 @@ public final class SharedLog implements LogManager {
                 if (mem.getLongVolatile(OFF_FLUSHED_LSN) >= upTo) {
                     return;
                 }
-                if (flushLatch.tryAcquire()) {
+                if (mem.compareAndSetLong(OFF_LEADER, 0, leaderMe)) {
                     try {
                         if (mem.getLongVolatile(OFF_FLUSHED_LSN) >= upTo) {
                             return;
@@ -506,16 +512,36 @@ public final class SharedLog implements LogManager {
                         groupDelay();
                         lead();
                     } finally {
-                        flushLatch.release();
+                        mem.putLongVolatile(OFF_LEADER, 0);
                     }
                     flushed.signalAll();
                     continue;
                 }
                 flushed.await(gen, TimeUnit.MILLISECONDS.toNanos(100));
-                flushLatch.checkOwnerAlive(); // a leader killed mid-force fails the environment
+                env.checkValid();
+                takeOverFromDeadLeader();
             }
         } finally {
             mem.getAndAddInt(OFF_COMMITTERS, -1);
+        }
+    }
+
+    /**
+     * A follower's check after waiting: if the leader's process is dead (its liveness lock is
+     * free, or its slot was freed or reused), clear the leader word so that a live committer
+     * leads. The dead leader's half-done work is redone: writeOut from bufferStartLsn and a force
+     * of the current file cover it.
+     */
+    private void takeOverFromDeadLeader() {
+        long w = mem.getLongVolatile(OFF_LEADER);
+        if (w == 0 || w == leaderMe) {
+            return;
+        }
+        int slot = (int) (w >>> 40) - 1;
+        boolean gone = (env.slotGeneration(slot) & GEN_MASK) != (w & GEN_MASK) || !env.isProcessAlive(slot);
+        if (gone && mem.compareAndSetLong(OFF_LEADER, w, 0)) {
+            LOG.warn("the group-commit leader (process slot {}) of {} died during a log write or force; "
+                    + "another committer takes over", slot, storage.directory());
         }
     }
 
@@ -536,7 +562,7 @@ public final class SharedLog implements LogManager {
         }
     }
 
-    /** Holding the flush latch: write everything buffered, force, publish. */
+    /** As the leader: write everything buffered, force, publish. */
     private void lead() {
         long target = writeOut();
         long from = mem.getLongVolatile(OFF_FLUSHED_LSN);

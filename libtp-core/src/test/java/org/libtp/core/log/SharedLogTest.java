@@ -269,7 +269,7 @@ class SharedLogTest {
     @Test
     void logRegionOffsets() {
         assertEquals(256, SharedLog.OFF_LOG_LATCH);
-        assertEquals(320, SharedLog.OFF_FLUSH_LATCH);
+        assertEquals(320, SharedLog.OFF_LEADER);
         assertEquals(384, SharedLog.OFF_NEXT_LSN);
         assertEquals(392, SharedLog.OFF_BUFFER_START);
         assertEquals(400, SharedLog.OFF_FLUSHED_LSN);
