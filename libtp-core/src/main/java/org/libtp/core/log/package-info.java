@@ -9,19 +9,23 @@
  *       {@link org.libtp.core.log.LogFileHeader}; records ({@link org.libtp.core.log.LogRecordCodec})
  *       follow back to back; a zero length word ends the records of a file.</li>
  *   <li>The shared region {@code log} ({@link org.libtp.core.log.SharedLog} has its offset table):
- *       the log buffer, nextLsn, bufferStartLsn, flushedLsn, and two latches.</li>
+ *       the log buffer, nextLsn, bufferStartLsn, flushedLsn, the log latch and the leader word.</li>
  *   <li>LSN = (file number, offset) in a long ({@link org.libtp.core.log.Lsn}).</li>
  * </ul>
  *
  * <h2>Latches</h2>
  * The <b>log latch</b> guards the buffer, nextLsn, bufferStartLsn and file switches; appending
  * copies the record into the buffer under it, writing the buffer to the OS first when it is full.
- * The <b>flush latch</b> is held by the group-commit leader while it writes the buffer out (taking
- * the log latch briefly) and forces the file; never the other way round, so there is no latch
- * order cycle.
+ * The group-commit <b>leader word</b> (not a latch) is held by the leader while it writes the
+ * buffer out (taking the log latch briefly) and forces the file; never the other way round. It
+ * names the leader's (process slot, generation). A leader killed there leaves consistent state —
+ * bytes before bufferStartLsn are in the OS page cache, flushedLsn moves only after a force — so
+ * a follower that finds its process dead clears the word and leads, redoing the write and the
+ * force, instead of failing the environment (the leader sits in fsync much of the time, so this is
+ * where a killed committer most often is).
  *
  * <h2>Group commit</h2>
- * Leader/follower: a committer whose commit record is not yet forced tries the flush latch; the
+ * Leader/follower: a committer whose commit record is not yet forced tries the leader word; the
  * winner (optionally waiting per the paper's group, wait and logdelay thresholds) forces
  * everything buffered and wakes all sleepers through a shared broadcast event; the others sleep on
  * that event and are covered by the leader's force, or lead the next round. Measured: 4 JVMs x 2
