@@ -672,6 +672,15 @@ public final class SharedBufferPool implements BufferManager {
                 mem.putIntVolatile(m + FR_REF, 0);
                 continue;
             }
+            if (log != null && mem.getIntVolatile(m + FR_DIRTY) != 0) {
+                // The write-ahead force, before the frame latch rather than under it: a process
+                // killed inside a frame latch fails the environment, and a force is where a
+                // writer spends its time. write() checks again under the latch.
+                long flushTo = mem.getLongVolatile(m + FR_FLUSH_LSN);
+                if (flushTo > log.flushedLsn()) {
+                    log.flush(flushTo, Durability.SYNC);
+                }
+            }
             Latch fl = frameLatches[f];
             if (!fl.tryAcquire()) {
                 continue;
@@ -768,6 +777,9 @@ public final class SharedBufferPool implements BufferManager {
      * before {@code before} (pages changed without logging always), one frame latch at a time.
      */
     private void writeDirty(int fileId, long before) {
+        if (log != null) {
+            log.flush(log.endLsn(), Durability.SYNC); // one force up front, not one per frame under its latch
+        }
         for (int f = 0; f < frames; f++) {
             long m = meta(f);
             if (mem.getIntVolatile(m + FR_DIRTY) == 0 || mem.getIntVolatile(m + FR_STATE) != VALID
