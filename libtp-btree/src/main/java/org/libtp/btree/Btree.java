@@ -1,0 +1,677 @@
+package org.libtp.btree;
+
+import org.libtp.core.buffer.BufferManager;
+import org.libtp.core.buffer.Page;
+import org.libtp.core.lock.LockMode;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A B-link tree (Lehman and Yao; paper 3.1.2) on buffer-pool pages of one file: page 0 is the
+ * meta page, page 1 the root (it never moves: a root split moves its entries to two new pages).
+ *
+ * <p>Locking, with a {@link Protection} that locks (TP): on descent an internal page's lock is
+ * released before its child's is taken; a search whose key is above a page's high key moves
+ * right; leaf locks stay until the transaction ends; a split locks the parent (found again from
+ * the root by the separator, moving right) before releasing the split page if internal, and an
+ * internal page's write lock is released right after its update. Changes are made under the page
+ * latch. Logging ({@link BtreeLog}): leaf inserts and deletes logically; split pages and internal
+ * updates as redo-only images, never rolled back.
+ */
+final class Btree {
+    static final long META_PAGE = 0;
+    static final long ROOT = 1;
+
+    final BufferManager bm;
+    final int file;
+    final Comparator<byte[]> cmp;
+    final int maxEntry;
+    final int maxKey;
+
+    Btree(BufferManager bm, int file, Comparator<byte[]> cmp) {
+        this.bm = bm;
+        this.file = file;
+        this.cmp = cmp;
+        // At least four entries fit a page, so a split always leaves room for the new one.
+        this.maxEntry = (bm.pageSize() - BtreePage.OFF_SLOTS) / 4 - 2 - 8;
+        // Keys are also separators and high keys: at least five fit an internal page.
+        this.maxKey = (bm.pageSize() - BtreePage.OFF_SLOTS) / 8 - BtreePage.INTERNAL_CELL_HEADER - 2;
+    }
+
+    /** Formats a new tree (pages 0 and 1) if the file has none; the caller serializes creation. */
+    void create(BtreeLog log) {
+        if (bm.pageCount(file) > ROOT) {
+            return;
+        }
+        Page meta = bm.get(file, META_PAGE, BufferManager.CREATE);
+        Page root = bm.get(file, ROOT, BufferManager.CREATE);
+        try {
+            meta.latch();
+            root.latch();
+            try {
+                meta.setType(BtreePage.META);
+                new BtreePage(root).init(BtreePage.LEAF, 0);
+                log.image(meta);
+                log.image(root);
+            } finally {
+                root.unlatch();
+                meta.unlatch();
+            }
+        } finally {
+            bm.unpin(root, true);
+            bm.unpin(meta, true);
+        }
+    }
+
+    // ------------------------------------------------------------------ search
+
+    /**
+     * Descends to the leaf that covers {@code key}, locking it in {@code leafMode} (kept), internal
+     * pages in READ (released before the child is locked). Returns the pinned leaf; {@code path},
+     * if not null, gets the internal pages visited (top down).
+     */
+    Page findLeaf(byte[] key, Protection prot, LockMode leafMode, List<Long> path) {
+        long pageNo = ROOT;
+        prot.lock(pageNo, LockMode.READ);
+        boolean readLocked = true;
+        while (true) {
+            Page p = bm.get(file, pageNo, 0);
+            BtreePage bp = new BtreePage(p).check("descent");
+            if (bp.isLeaf() && readLocked && leafMode == LockMode.WRITE) {
+                // A leaf reached under a READ lock (the root is a leaf): convert.
+                bm.unpin(p, false);
+                prot.lock(pageNo, LockMode.WRITE);
+                prot.unlock(pageNo);
+                readLocked = false;
+                continue; // look again: it may have split while we waited
+            }
+            if (bp.beyondHighKey(key, cmp)) {
+                long right = bp.rightLink();
+                boolean leaf = bp.isLeaf();
+                bm.unpin(p, false);
+                if (right == 0) {
+                    throw bp.corrupt("a key above the high key and no right sibling");
+                }
+                prot.lock(right, leaf ? leafMode : LockMode.READ);
+                prot.unlock(pageNo);
+                readLocked = !leaf || leafMode == LockMode.READ;
+                pageNo = right;
+                continue;
+            }
+            if (bp.isLeaf()) {
+                return p;
+            }
+            long child = bp.child(bp.childSlot(key, cmp));
+            boolean childIsLeaf = bp.level() == 1;
+            bm.unpin(p, false);
+            if (path != null) {
+                path.add(pageNo);
+            }
+            prot.unlock(pageNo); // not coupled on the way down
+            LockMode m = childIsLeaf ? leafMode : LockMode.READ;
+            prot.lock(child, m);
+            readLocked = m == LockMode.READ;
+            pageNo = child;
+        }
+    }
+
+    void checkKey(byte[] key) {
+        if (key.length == 0) {
+            throw new IllegalArgumentException("keys must not be empty");
+        }
+        if (key.length > maxKey) {
+            throw new IllegalArgumentException("key of " + key.length + " bytes exceeds the maximum of " + maxKey
+                    + " bytes for " + bm.pageSize() + "-byte pages");
+        }
+    }
+
+    /** The data stored under {@code key}, or null. */
+    byte[] get(byte[] key, Protection prot) {
+        Page p = findLeaf(key, prot, LockMode.READ, null);
+        try {
+            BtreePage bp = new BtreePage(p);
+            int i = bp.lowerBound(key, cmp);
+            return i < bp.count() && cmp.compare(bp.key(i), key) == 0 ? bp.data(i) : null;
+        } finally {
+            bm.unpin(p, false);
+        }
+    }
+
+    // ------------------------------------------------------------------ insert / delete
+
+    /**
+     * Stores (key, data). Returns the previous data or null. With {@code onlyIfAbsent}, an
+     * existing key is left alone (and its data returned).
+     */
+    byte[] put(byte[] key, byte[] data, boolean onlyIfAbsent, Protection prot, BtreeLog log) {
+        checkKey(key);
+        if (BtreePage.leafCellSize(key.length, data.length) > maxEntry) {
+            throw new IllegalArgumentException("key + data of " + (key.length + data.length) + " bytes exceed the "
+                    + (maxEntry - BtreePage.LEAF_CELL_HEADER) + " bytes an entry may have with " + bm.pageSize()
+                    + "-byte pages");
+        }
+        Page p = findLeaf(key, prot, LockMode.WRITE, null);
+        byte[] old = null;
+        try {
+            p.latch();
+            try {
+                BtreePage bp = new BtreePage(p);
+                int i = bp.lowerBound(key, cmp);
+                if (i < bp.count() && cmp.compare(bp.key(i), key) == 0) {
+                    old = bp.data(i);
+                    if (onlyIfAbsent) {
+                        return old;
+                    }
+                    log.leafDelete(p, key, old); // a replace is a delete plus an insert (paper 3.2.6)
+                    bp.delete(i);
+                }
+                if (bp.freeTotal() >= BtreePage.leafCellSize(key.length, data.length) + 2) {
+                    log.leafInsert(p, key, data);
+                    bp.insertLeaf(i, key, data);
+                    return old;
+                }
+            } finally {
+                if (p.isLatched()) {
+                    p.unlatch();
+                }
+            }
+            splitAndInsert(p, key, data, prot, log);
+            return old;
+        } finally {
+            bm.unpin(p, true);
+        }
+    }
+
+    /** Removes {@code key}; returns its data or null if absent. */
+    byte[] delete(byte[] key, Protection prot, BtreeLog log) {
+        Page p = findLeaf(key, prot, LockMode.WRITE, null);
+        try {
+            p.latch();
+            try {
+                BtreePage bp = new BtreePage(p);
+                int i = bp.lowerBound(key, cmp);
+                if (i >= bp.count() || cmp.compare(bp.key(i), key) != 0) {
+                    return null;
+                }
+                byte[] old = bp.data(i);
+                log.leafDelete(p, key, old);
+                bp.delete(i);
+                return old;
+            } finally {
+                p.unlatch();
+            }
+        } finally {
+            bm.unpin(p, true);
+        }
+    }
+
+    /**
+     * Splits full leaf {@code left} (pinned, write-locked, not latched), inserts (key, data) into
+     * the proper half, and posts the separator to the parent level.
+     */
+    private void splitAndInsert(Page left, byte[] key, byte[] data, Protection prot, BtreeLog log) {
+        if (left.pageNo() == ROOT) {
+            splitRoot(left, prot, log);
+            // The root is now internal: insert again from the top (the new leaves have room).
+            Page p = findLeaf(key, prot, LockMode.WRITE, null);
+            try {
+                p.latch();
+                try {
+                    BtreePage bp = new BtreePage(p);
+                    log.leafInsert(p, key, data);
+                    bp.insertLeaf(bp.lowerBound(key, cmp), key, data);
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                bm.unpin(p, true);
+            }
+            return;
+        }
+        Page right = bm.allocate(file);
+        prot.lock(right.pageNo(), LockMode.WRITE); // new: nobody waits; kept like any leaf lock
+        byte[] separator;
+        try {
+            left.latch();
+            right.latch();
+            try {
+                BtreePage l = new BtreePage(left);
+                BtreePage r = new BtreePage(right);
+                int at = l.lowerBound(key, cmp);
+                Split sp = splitPage(l, r, at, key, data, 0);
+                separator = sp.separator();
+                log.image(right);
+                log.image(left);
+                BtreePage target = sp.newGoesRight() ? r : l;
+                Page tp = target == l ? left : right;
+                log.leafInsert(tp, key, data);
+                target.insertLeaf(target.lowerBound(key, cmp), key, data);
+            } finally {
+                right.unlatch();
+                left.unlatch();
+            }
+        } finally {
+            bm.unpin(right, true);
+        }
+        postSeparator(separator, right.pageNo(), 1, prot, log);
+    }
+
+    /**
+     * Splits {@code l} into {@code l} and the empty page {@code r} (same type and level) for a new
+     * entry (newKey; leaf: newData, internal: newChild) that would go at slot {@code at} of l, and
+     * links them: r gets l's high key and right link, l gets the separator as high key (exclusive)
+     * and r as right link. The split point is chosen by bytes so that both halves, with the new
+     * entry, fit; appending at the end of the rightmost page instead keeps l full (sorted loads
+     * leave full pages, paper footnote 5). An internal page's new entry is inserted here; a
+     * leaf's is not (the caller logs it as a logical insert after the split's images): the result
+     * says which side it goes to. The separator is the first key of the right side (on an
+     * internal page it moves up: r's slot 0 is -infinity with that entry's child).
+     */
+    private Split splitPage(BtreePage l, BtreePage r, int at, byte[] newKey, byte[] newData, long newChild) {
+        boolean leaf = l.isLeaf();
+        r.init(leaf ? BtreePage.LEAF : BtreePage.INTERNAL, l.level());
+        int n = l.count();
+        int m = n + 1; // the combined sequence: l's entries with the new one at 'at'
+        byte[][] keys = new byte[m][];
+        int[] size = new int[m];
+        for (int j = 0; j < m; j++) {
+            int i = j < at ? j : j - 1;
+            boolean isNew = j == at;
+            keys[j] = isNew ? newKey : l.key(i);
+            int cell = leaf ? BtreePage.leafCellSize(keys[j].length, isNew ? newData.length : l.data(i).length)
+                    : BtreePage.internalCellSize(keys[j].length);
+            size[j] = cell + 2;
+        }
+        byte[] oldHigh = l.highKey();
+        int room = bm.pageSize() - BtreePage.OFF_SLOTS;
+        int rightHigh = oldHigh == null ? 0 : 2 + oldHigh.length;
+        int k = -1;
+        int total = 0;
+        for (int j = 0; j < m; j++) {
+            total += size[j];
+        }
+        if (at == n && oldHigh == null && total - size[n] + 2 + newKey.length <= room) {
+            k = n; // append at the end of the rightmost page: l stays full, the new entry opens r
+        } else {
+            int best = Integer.MAX_VALUE;
+            int left = 0;
+            for (int j = 1; j < m; j++) { // left = [0, j), right = [j, m)
+                left += size[j - 1];
+                int leftBytes = left + 2 + keys[j].length; // plus the separator as high key
+                int rightBytes = total - left + rightHigh - (leaf || j == 0 ? 0 : keys[j].length);
+                if (leftBytes <= room && rightBytes <= room && Math.max(leftBytes, rightBytes) < best) {
+                    best = Math.max(leftBytes, rightBytes);
+                    k = j;
+                }
+            }
+            if (k < 0) {
+                throw l.corrupt("no split point fits " + m + " entries");
+            }
+        }
+        byte[] separator = keys[k];
+        boolean newRight = at >= k;
+        // Existing entries [s, n) move to r.
+        int s = newRight ? k : k - 1;
+        if (leaf) {
+            for (int i = s; i < n; i++) {
+                r.insertLeaf(i - s, l.key(i), l.data(i));
+            }
+        } else {
+            int slot = 0;
+            if (newRight && at == k) {
+                r.insertInternal(slot++, new byte[0], newChild); // the new entry moves up
+                for (int i = s; i < n; i++) {
+                    r.insertInternal(slot++, l.key(i), l.child(i));
+                }
+            } else {
+                r.insertInternal(slot++, new byte[0], l.child(s)); // l's entry s moves up
+                for (int i = s + 1; i < n; i++) {
+                    r.insertInternal(slot++, l.key(i), l.child(i));
+                }
+            }
+        }
+        for (int i = n - 1; i >= s; i--) {
+            l.delete(i);
+        }
+        r.setHighKey(oldHigh);
+        r.setRightLink(l.rightLink());
+        l.setHighKey(separator);
+        l.setRightLink(r.page.pageNo());
+        l.compact();
+        if (!leaf && !(newRight && at == k)) {
+            BtreePage target = newRight ? r : l;
+            target.insertInternal(target.childSlot(newKey, cmp) + 1, newKey, newChild);
+        }
+        return new Split(separator, newRight);
+    }
+
+    /** Moves the upper half (by bytes) of {@code l} to the empty {@code r}, linked; returns the separator. */
+    private byte[] halve(BtreePage l, BtreePage r) {
+        boolean leaf = l.isLeaf();
+        r.init(leaf ? BtreePage.LEAF : BtreePage.INTERNAL, l.level());
+        int n = l.count();
+        long total = 0;
+        int[] size = new int[n];
+        for (int i = 0; i < n; i++) {
+            size[i] = (leaf ? BtreePage.leafCellSize(l.key(i).length, l.data(i).length)
+                    : BtreePage.internalCellSize(l.key(i).length)) + 2;
+            total += size[i];
+        }
+        int s = 1;
+        long left = size[0];
+        while (s < n - 1 && left + size[s] <= total / 2) {
+            left += size[s++];
+        }
+        byte[] separator = l.key(s);
+        if (leaf) {
+            for (int i = s; i < n; i++) {
+                r.insertLeaf(i - s, l.key(i), l.data(i));
+            }
+        } else {
+            r.insertInternal(0, new byte[0], l.child(s));
+            for (int i = s + 1; i < n; i++) {
+                r.insertInternal(i - s, l.key(i), l.child(i));
+            }
+        }
+        for (int i = n - 1; i >= s; i--) {
+            l.delete(i);
+        }
+        r.setHighKey(l.highKey());
+        r.setRightLink(l.rightLink());
+        l.setHighKey(separator);
+        l.setRightLink(r.page.pageNo());
+        l.compact();
+        return separator;
+    }
+
+    /** Where a split put things: the separator posted to the parent, and the new entry's side. */
+    private record Split(byte[] separator, boolean newGoesRight) {
+    }
+
+    /**
+     * Inserts (separator -> child) into the page at {@code level} that covers the separator,
+     * found from the root and moving right (the remembered path may be stale), write-locked, and
+     * released right after its update; splits it (and goes up) if full.
+     */
+    private void postSeparator(byte[] separator, long child, int level, Protection prot, BtreeLog log) {
+        Page p = findLevel(separator, level, prot);
+        long pageNo = p.pageNo();
+        try {
+            p.latch();
+            BtreePage bp = new BtreePage(p);
+            if (bp.freeTotal() >= BtreePage.internalCellSize(separator.length) + 2) {
+                bp.insertInternal(bp.childSlot(separator, cmp) + 1, separator, child);
+                log.image(p);
+                p.unlatch();
+                bm.unpin(p, true);
+                p = null;
+                prot.unlock(pageNo);
+                return;
+            }
+            p.unlatch();
+            if (pageNo == ROOT) {
+                splitRoot(p, prot, log);
+                bm.unpin(p, true);
+                p = null;
+                prot.unlock(pageNo);
+                postSeparator(separator, child, level, prot, log);
+                return;
+            }
+            Page right = bm.allocate(file);
+            byte[] up;
+            try {
+                p.latch();
+                right.latch();
+                try {
+                    BtreePage r = new BtreePage(right);
+                    up = splitPage(bp, r, bp.childSlot(separator, cmp) + 1, separator, null, child).separator();
+                    log.image(right);
+                    log.image(p);
+                } finally {
+                    right.unlatch();
+                    p.unlatch();
+                }
+            } finally {
+                bm.unpin(right, true);
+            }
+            bm.unpin(p, true);
+            p = null;
+            // Coupled on the way up: the parent is locked (in postSeparator) before this page is released.
+            postSeparatorThenUnlock(up, right.pageNo(), level + 1, pageNo, prot, log);
+        } finally {
+            if (p != null) {
+                if (p.isLatched()) {
+                    p.unlatch();
+                }
+                bm.unpin(p, true);
+                prot.unlock(pageNo);
+            }
+        }
+    }
+
+    private void postSeparatorThenUnlock(byte[] separator, long child, int level, long held, Protection prot,
+                                         BtreeLog log) {
+        try {
+            postSeparator(separator, child, level, prot, log);
+        } finally {
+            prot.unlock(held);
+        }
+    }
+
+    /** The write-locked, pinned page at {@code level} covering {@code key}. */
+    private Page findLevel(byte[] key, int level, Protection prot) {
+        long pageNo = ROOT;
+        LockMode mode = LockMode.READ;
+        prot.lock(pageNo, mode);
+        while (true) {
+            Page p = bm.get(file, pageNo, 0);
+            BtreePage bp = new BtreePage(p).check("ascent");
+            int lv = bp.level();
+            if (lv == level && mode == LockMode.READ) {
+                bm.unpin(p, false);
+                prot.lock(pageNo, LockMode.WRITE);
+                prot.unlock(pageNo);
+                mode = LockMode.WRITE;
+                continue;
+            }
+            if (bp.beyondHighKey(key, cmp)) {
+                long right = bp.rightLink();
+                bm.unpin(p, false);
+                prot.lock(right, mode);
+                prot.unlock(pageNo);
+                pageNo = right;
+                continue;
+            }
+            if (lv == level) {
+                return p;
+            }
+            if (lv < level) {
+                RuntimeException e = bp.corrupt("level " + lv + " reached looking for level " + level);
+                bm.unpin(p, false);
+                prot.unlock(pageNo);
+                throw e;
+            }
+            long child = bp.child(bp.childSlot(key, cmp));
+            boolean target = lv - 1 == level;
+            bm.unpin(p, false);
+            prot.unlock(pageNo);
+            mode = target ? LockMode.WRITE : LockMode.READ;
+            prot.lock(child, mode);
+            pageNo = child;
+        }
+    }
+
+    /**
+     * Splits the root (pinned, write-locked, not latched) in place: its entries move to two new
+     * pages at its level, and it becomes an internal page one level up pointing to them.
+     */
+    private void splitRoot(Page root, Protection prot, BtreeLog log) {
+        Page a = bm.allocate(file);
+        Page b = bm.allocate(file);
+        try {
+            root.latch();
+            a.latch();
+            b.latch();
+            try {
+                BtreePage rp = new BtreePage(root);
+                BtreePage ap = new BtreePage(a);
+                BtreePage bpg = new BtreePage(b);
+                boolean leaf = rp.isLeaf();
+                int level = rp.level();
+                ap.init(leaf ? BtreePage.LEAF : BtreePage.INTERNAL, level);
+                int n = rp.count();
+                for (int i = 0; i < n; i++) {
+                    if (leaf) {
+                        ap.insertLeaf(i, rp.key(i), rp.data(i));
+                    } else {
+                        ap.insertInternal(i, rp.key(i), rp.child(i));
+                    }
+                }
+                byte[] sep = halve(ap, bpg);
+                rp.init(BtreePage.INTERNAL, level + 1);
+                rp.insertInternal(0, new byte[0], a.pageNo());
+                rp.insertInternal(1, sep, b.pageNo());
+                log.image(a);
+                log.image(b);
+                log.image(root);
+            } finally {
+                b.unlatch();
+                a.unlatch();
+                root.unlatch();
+            }
+        } finally {
+            bm.unpin(b, true);
+            bm.unpin(a, true);
+        }
+    }
+
+    // ------------------------------------------------------------------ scans and statistics
+
+    /** Visits every (key, data) in order from the first key &gt;= {@code from} (null: the first). */
+    void scan(byte[] from, Protection prot, java.util.function.BiPredicate<byte[], byte[]> visitor) {
+        byte[] start = from == null ? new byte[0] : from;
+        Page p = findLeaf(start, prot, LockMode.READ, null);
+        while (true) {
+            BtreePage bp = new BtreePage(p);
+            int i = from == null ? 0 : bp.lowerBound(from, cmp);
+            for (; i < bp.count(); i++) {
+                if (!visitor.test(bp.key(i), bp.data(i))) {
+                    bm.unpin(p, false);
+                    return;
+                }
+            }
+            long right = bp.rightLink();
+            bm.unpin(p, false);
+            if (right == 0) {
+                return;
+            }
+            prot.lock(right, LockMode.READ); // leaf locks are kept
+            p = bm.get(file, right, 0);
+        }
+    }
+
+    /** Structure statistics: {levels, pages, entries, leafPages, usedBytesPercent}. */
+    record Stats(int levels, long pages, long entries, long leafPages, double leafFill) {
+    }
+
+    Stats stats() {
+        Page r = bm.get(file, ROOT, 0);
+        int levels = new BtreePage(r).level() + 1;
+        bm.unpin(r, false);
+        long entries = 0;
+        long leaves = 0;
+        long used = 0;
+        long pageNo = leftmostLeaf();
+        while (pageNo != 0) {
+            Page p = bm.get(file, pageNo, 0);
+            BtreePage bp = new BtreePage(p);
+            entries += bp.count();
+            leaves++;
+            used += bm.pageSize() - bp.freeTotal();
+            pageNo = bp.rightLink();
+            bm.unpin(p, false);
+        }
+        return new Stats(levels, bm.pageCount(file), entries, leaves,
+                leaves == 0 ? 0 : 100.0 * used / (leaves * (double) bm.pageSize()));
+    }
+
+    private long leftmostLeaf() {
+        long pageNo = ROOT;
+        while (true) {
+            Page p = bm.get(file, pageNo, 0);
+            BtreePage bp = new BtreePage(p);
+            boolean leaf = bp.isLeaf();
+            long next = leaf ? pageNo : bp.child(0);
+            bm.unpin(p, false);
+            if (leaf) {
+                return pageNo;
+            }
+            pageNo = next;
+        }
+    }
+
+    /**
+     * Checks the structure: key order on every page, every key within its page's bounds, right
+     * links and high keys consistent level by level, children at the level below. Returns the
+     * problems found (empty if none). Reads without locks: run it when no one writes.
+     */
+    List<String> verify() {
+        List<String> problems = new ArrayList<>();
+        try {
+            Page r = bm.get(file, ROOT, 0);
+            int top = new BtreePage(r).level();
+            bm.unpin(r, false);
+            long first = ROOT;
+            for (int level = top; level >= 0; level--) {
+                long pageNo = first;
+                byte[] prevHigh = null;
+                long nextFirst = 0;
+                while (pageNo != 0) {
+                    Page p = bm.get(file, pageNo, 0);
+                    try {
+                        BtreePage bp = new BtreePage(p).check("verify");
+                        if (bp.level() != level) {
+                            problems.add("page " + pageNo + " at level " + bp.level() + ", expected " + level);
+                        }
+                        byte[] prev = null;
+                        for (int i = (bp.isLeaf() ? 0 : 1); i < bp.count(); i++) {
+                            byte[] k = bp.key(i);
+                            if (prev != null && cmp.compare(prev, k) >= 0) {
+                                problems.add("page " + pageNo + ": keys out of order at slot " + i);
+                            }
+                            if (prevHigh != null && cmp.compare(k, prevHigh) < 0) {
+                                problems.add("page " + pageNo + ": key at slot " + i + " below the left sibling's high key");
+                            }
+                            prev = k;
+                        }
+                        byte[] hk = bp.highKey();
+                        if (hk != null && prev != null && cmp.compare(prev, hk) >= 0) {
+                            problems.add("page " + pageNo + ": a key at or above its high key");
+                        }
+                        if ((hk == null) != (bp.rightLink() == 0)) {
+                            problems.add("page " + pageNo + ": high key and right link disagree");
+                        }
+                        if (nextFirst == 0 && !bp.isLeaf()) {
+                            nextFirst = bp.child(0);
+                        }
+                        prevHigh = hk;
+                        pageNo = bp.rightLink();
+                    } finally {
+                        bm.unpin(p, false);
+                    }
+                }
+                first = nextFirst;
+            }
+        } catch (RuntimeException e) {
+            problems.add(e.toString());
+        }
+        return problems;
+    }
+
+    static Comparator<byte[]> defaultComparator() {
+        return Arrays::compareUnsigned;
+    }
+}

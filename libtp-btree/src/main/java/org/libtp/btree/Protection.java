@@ -1,0 +1,26 @@
+package org.libtp.btree;
+
+import org.libtp.core.lock.LockMode;
+
+/**
+ * What an open mode does around the B-tree's page accesses: page locks (TP), nothing
+ * (unprotected). Logging of changes is {@link BtreeLog}'s.
+ */
+interface Protection {
+    /** Locks page {@code pageNo} of the tree's file in {@code mode} for the current operation's transaction. */
+    void lock(long pageNo, LockMode mode);
+
+    /** Releases one reference to the lock on {@code pageNo} (internal pages, pages moved away from). */
+    void unlock(long pageNo);
+
+    /** No locks: the paper's unprotected mode (one thread, or the caller serializes). */
+    Protection NONE = new Protection() {
+        @Override
+        public void lock(long pageNo, LockMode mode) {
+        }
+
+        @Override
+        public void unlock(long pageNo) {
+        }
+    };
+}
