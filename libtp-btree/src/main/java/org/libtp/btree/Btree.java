@@ -79,8 +79,28 @@ final class Btree {
         boolean readLocked = true;
         while (true) {
             Page p = bm.get(file, pageNo, 0);
-            BtreePage bp = new BtreePage(p).check("descent");
-            if (bp.isLeaf() && readLocked && leafMode == LockMode.WRITE) {
+            BtreePage bp = new BtreePage(p);
+            // What the descent reads of a page it reads under the page latch: a structure change
+            // made without a page lock (rollback, recovery) is never seen half done.
+            p.latch();
+            boolean leafPage;
+            boolean beyond;
+            long right;
+            long child = 0;
+            boolean childIsLeaf = false;
+            try {
+                bp.check("descent");
+                leafPage = bp.isLeaf();
+                beyond = bp.beyondHighKey(key, cmp);
+                right = bp.rightLink();
+                if (!leafPage && !beyond) {
+                    child = bp.child(bp.childSlot(key, cmp));
+                    childIsLeaf = bp.level() == 1;
+                }
+            } finally {
+                p.unlatch();
+            }
+            if (leafPage && readLocked && leafMode == LockMode.WRITE) {
                 // A leaf reached under a READ lock (the root is a leaf): convert.
                 bm.unpin(p, false);
                 prot.lock(pageNo, LockMode.WRITE);
@@ -88,24 +108,20 @@ final class Btree {
                 readLocked = false;
                 continue; // look again: it may have split while we waited
             }
-            if (bp.beyondHighKey(key, cmp)) {
-                long right = bp.rightLink();
-                boolean leaf = bp.isLeaf();
+            if (beyond) {
                 bm.unpin(p, false);
                 if (right == 0) {
                     throw bp.corrupt("a key above the high key and no right sibling");
                 }
-                prot.lock(right, leaf ? leafMode : LockMode.READ);
+                prot.lock(right, leafPage ? leafMode : LockMode.READ);
                 prot.unlock(pageNo);
-                readLocked = !leaf || leafMode == LockMode.READ;
+                readLocked = !leafPage || leafMode == LockMode.READ;
                 pageNo = right;
                 continue;
             }
-            if (bp.isLeaf()) {
+            if (leafPage) {
                 return p;
             }
-            long child = bp.child(bp.childSlot(key, cmp));
-            boolean childIsLeaf = bp.level() == 1;
             bm.unpin(p, false);
             if (path != null) {
                 path.add(pageNo);
@@ -130,11 +146,17 @@ final class Btree {
 
     /** The data stored under {@code key}, or null. */
     byte[] get(byte[] key, Protection prot) {
+        checkKey(key);
         Page p = findLeaf(key, prot, LockMode.READ, null);
         try {
-            BtreePage bp = new BtreePage(p);
-            int i = bp.lowerBound(key, cmp);
-            return i < bp.count() && cmp.compare(bp.key(i), key) == 0 ? bp.data(i) : null;
+            p.latch();
+            try {
+                BtreePage bp = new BtreePage(p);
+                int i = bp.lowerBound(key, cmp);
+                return i < bp.count() && cmp.compare(bp.key(i), key) == 0 ? bp.data(i) : null;
+            } finally {
+                p.unlatch();
+            }
         } finally {
             bm.unpin(p, false);
         }
@@ -165,11 +187,11 @@ final class Btree {
                     if (onlyIfAbsent) {
                         return old;
                     }
-                    log.leafDelete(p, key, old); // a replace is a delete plus an insert (paper 3.2.6)
+                    log.leafDelete(p, i, key, old); // a replace is a delete plus an insert (paper 3.2.6)
                     bp.delete(i);
                 }
                 if (bp.freeTotal() >= BtreePage.leafCellSize(key.length, data.length) + 2) {
-                    log.leafInsert(p, key, data);
+                    log.leafInsert(p, i, key, data);
                     bp.insertLeaf(i, key, data);
                     return old;
                 }
@@ -185,6 +207,39 @@ final class Btree {
         }
     }
 
+    /**
+     * Undo of a delete: inserts (key, data) again, starting at leaf {@code pageNo} (where it was
+     * deleted) and moving right (keys only ever move right), splitting if needed. No page locks:
+     * the rolled-back transaction's leaf locks cover the key's range.
+     */
+    void reinsertFrom(long pageNo, byte[] key, byte[] data, BtreeLog log) {
+        while (true) {
+            Page p = bm.get(file, pageNo, 0);
+            try {
+                p.latch();
+                try {
+                    BtreePage bp = new BtreePage(p).check("undo");
+                    if (bp.beyondHighKey(key, cmp)) {
+                        pageNo = bp.rightLink();
+                        continue;
+                    }
+                    if (bp.freeTotal() >= BtreePage.leafCellSize(key.length, data.length) + 2) {
+                        int i = bp.lowerBound(key, cmp);
+                        log.leafInsert(p, i, key, data);
+                        bp.insertLeaf(i, key, data);
+                        return;
+                    }
+                } finally {
+                    p.unlatch();
+                }
+                splitAndInsert(p, key, data, Protection.NONE, log);
+                return;
+            } finally {
+                bm.unpin(p, true);
+            }
+        }
+    }
+
     /** Removes {@code key}; returns its data or null if absent. */
     byte[] delete(byte[] key, Protection prot, BtreeLog log) {
         Page p = findLeaf(key, prot, LockMode.WRITE, null);
@@ -197,7 +252,7 @@ final class Btree {
                     return null;
                 }
                 byte[] old = bp.data(i);
-                log.leafDelete(p, key, old);
+                log.leafDelete(p, i, key, old);
                 bp.delete(i);
                 return old;
             } finally {
@@ -221,8 +276,9 @@ final class Btree {
                 p.latch();
                 try {
                     BtreePage bp = new BtreePage(p);
-                    log.leafInsert(p, key, data);
-                    bp.insertLeaf(bp.lowerBound(key, cmp), key, data);
+                    int i = bp.lowerBound(key, cmp);
+                    log.leafInsert(p, i, key, data);
+                    bp.insertLeaf(i, key, data);
                 } finally {
                     p.unlatch();
                 }
@@ -247,8 +303,9 @@ final class Btree {
                 log.image(left);
                 BtreePage target = sp.newGoesRight() ? r : l;
                 Page tp = target == l ? left : right;
-                log.leafInsert(tp, key, data);
-                target.insertLeaf(target.lowerBound(key, cmp), key, data);
+                int i = target.lowerBound(key, cmp);
+                log.leafInsert(tp, i, key, data);
+                target.insertLeaf(i, key, data);
             } finally {
                 right.unlatch();
                 left.unlatch();
@@ -468,8 +525,23 @@ final class Btree {
         prot.lock(pageNo, mode);
         while (true) {
             Page p = bm.get(file, pageNo, 0);
-            BtreePage bp = new BtreePage(p).check("ascent");
-            int lv = bp.level();
+            BtreePage bp = new BtreePage(p);
+            int lv;
+            boolean beyond;
+            long right;
+            long child = 0;
+            p.latch();
+            try {
+                bp.check("ascent");
+                lv = bp.level();
+                beyond = bp.beyondHighKey(key, cmp);
+                right = bp.rightLink();
+                if (lv > level && !beyond) {
+                    child = bp.child(bp.childSlot(key, cmp));
+                }
+            } finally {
+                p.unlatch();
+            }
             if (lv == level && mode == LockMode.READ) {
                 bm.unpin(p, false);
                 prot.lock(pageNo, LockMode.WRITE);
@@ -477,8 +549,7 @@ final class Btree {
                 mode = LockMode.WRITE;
                 continue;
             }
-            if (bp.beyondHighKey(key, cmp)) {
-                long right = bp.rightLink();
+            if (beyond) {
                 bm.unpin(p, false);
                 prot.lock(right, mode);
                 prot.unlock(pageNo);
@@ -494,7 +565,6 @@ final class Btree {
                 prot.unlock(pageNo);
                 throw e;
             }
-            long child = bp.child(bp.childSlot(key, cmp));
             boolean target = lv - 1 == level;
             bm.unpin(p, false);
             prot.unlock(pageNo);
@@ -556,15 +626,24 @@ final class Btree {
         Page p = findLeaf(start, prot, LockMode.READ, null);
         while (true) {
             BtreePage bp = new BtreePage(p);
-            int i = from == null ? 0 : bp.lowerBound(from, cmp);
-            for (; i < bp.count(); i++) {
-                if (!visitor.test(bp.key(i), bp.data(i))) {
-                    bm.unpin(p, false);
+            List<byte[][]> entries = new ArrayList<>();
+            long right;
+            p.latch(); // copied under the latch; the visitor runs without it (it may call back in)
+            try {
+                int i = from == null ? 0 : bp.lowerBound(from, cmp);
+                for (; i < bp.count(); i++) {
+                    entries.add(new byte[][] {bp.key(i), bp.data(i)});
+                }
+                right = bp.rightLink();
+            } finally {
+                p.unlatch();
+            }
+            bm.unpin(p, false);
+            for (byte[][] e : entries) {
+                if (!visitor.test(e[0], e[1])) {
                     return;
                 }
             }
-            long right = bp.rightLink();
-            bm.unpin(p, false);
             if (right == 0) {
                 return;
             }

@@ -8,22 +8,22 @@ import org.libtp.core.buffer.Page;
  * for images, has just made it). {@link #NONE} logs nothing (unprotected and SHARED modes).
  */
 interface BtreeLog {
-    /** Logs the insert of (key, data) into leaf {@code page}; returns its LSN (0 if not logged). */
-    void leafInsert(Page page, byte[] key, byte[] data);
+    /** Logs the insert of (key, data) at {@code slot} of leaf {@code page} (and sets the page LSN). */
+    void leafInsert(Page page, int slot, byte[] key, byte[] data);
 
-    /** Logs the delete of (key, data) from leaf {@code page}. */
-    void leafDelete(Page page, byte[] key, byte[] data);
+    /** Logs the delete of (key, data) at {@code slot} of leaf {@code page} (and sets the page LSN). */
+    void leafDelete(Page page, int slot, byte[] key, byte[] data);
 
     /** Logs the current image of {@code page} (redo-only: a split, an internal page update). */
     void image(Page page);
 
     BtreeLog NONE = new BtreeLog() {
         @Override
-        public void leafInsert(Page page, byte[] key, byte[] data) {
+        public void leafInsert(Page page, int slot, byte[] key, byte[] data) {
         }
 
         @Override
-        public void leafDelete(Page page, byte[] key, byte[] data) {
+        public void leafDelete(Page page, int slot, byte[] key, byte[] data) {
         }
 
         @Override

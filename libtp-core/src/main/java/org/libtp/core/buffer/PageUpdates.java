@@ -57,9 +57,27 @@ public final class PageUpdates implements ResourceManager {
         return lsn;
     }
 
+    /**
+     * Logs the whole image of {@code page} (latched, just changed by a structure change such as a
+     * B-tree split) redo-only in {@code txn}, and sets the page LSN. Returns the record's LSN.
+     */
+    public long image(Transaction txn, Page page) {
+        if (txn == null || page == null) {
+            throw new IllegalArgumentException("transaction and page must not be null");
+        }
+        txn.checkActive();
+        if (!page.isLatched()) {
+            throw new IllegalStateException("latch " + page + " before logging its image");
+        }
+        byte[] image = page.getBytes(PageHeader.OFF_TYPE, page.size() - PageHeader.OFF_TYPE);
+        long lsn = txn.log(new LogRecord.PageImage(page.fileId(), page.pageNo(), image));
+        page.setLsn(lsn, txn.lastLsnEnd());
+        return lsn;
+    }
+
     @Override
     public Set<RecordType> types() {
-        return Set.of(RecordType.PAGE_UPDATE);
+        return Set.of(RecordType.PAGE_UPDATE, RecordType.PAGE_IMAGE);
     }
 
     @Override
@@ -69,6 +87,29 @@ public final class PageUpdates implements ResourceManager {
 
     @Override
     public void redo(LogEntry entry, LogRecord record) {
+        if (record.type() == RecordType.PAGE_IMAGE) {
+            LogRecord.PageImage im = (LogRecord.PageImage) record;
+            Page p = pool.get(im.fileId(), im.pageNo(), BufferManager.CREATE);
+            try {
+                p.latch();
+                try {
+                    if (p.lsn() < entry.lsn()) {
+                        if (im.image().length != p.size() - PageHeader.OFF_TYPE) {
+                            throw new org.libtp.core.CorruptionException("page image at LSN "
+                                    + org.libtp.core.log.Lsn.toString(entry.lsn()) + " has " + im.image().length
+                                    + " bytes; pages of this environment hold " + (p.size() - PageHeader.OFF_TYPE));
+                        }
+                        p.putBytesAnywhere(PageHeader.OFF_TYPE, im.image());
+                        p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
+                    }
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                pool.unpin(p, false);
+            }
+            return;
+        }
         LogRecord.PageUpdate u = (LogRecord.PageUpdate) record;
         Page p = pool.get(u.fileId(), u.pageNo(), BufferManager.CREATE);
         try {
@@ -88,6 +129,9 @@ public final class PageUpdates implements ResourceManager {
 
     @Override
     public void undo(LogEntry entry, LogRecord record, CompensationLog clr) {
+        if (record.type() == RecordType.PAGE_IMAGE) {
+            return; // redo-only: structure changes are never rolled back
+        }
         LogRecord.PageUpdate u = (LogRecord.PageUpdate) record;
         LogRecord.PageUpdate inverse = new LogRecord.PageUpdate(u.fileId(), u.pageNo(), u.offset(), u.after(), u.before());
         Page p = pool.get(u.fileId(), u.pageNo(), BufferManager.CREATE);

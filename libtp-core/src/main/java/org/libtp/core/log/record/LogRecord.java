@@ -9,7 +9,7 @@ import java.util.List;
  * over {@link #type()}, so a new type cannot be half-handled (Java 17 has no pattern switch).
  */
 public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbort, LogRecord.Checkpoint,
-        LogRecord.PageUpdate, LogRecord.SlotUpdate {
+        LogRecord.PageUpdate, LogRecord.PageImage, LogRecord.SlotUpdate, LogRecord.BtreeLeaf {
 
     RecordType type();
 
@@ -130,6 +130,68 @@ public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbor
         @Override
         public String toString() {
             return "SlotUpdate[file " + fileId + " slot " + slot + ", " + before.length + " -> " + after.length + " bytes]";
+        }
+    }
+
+    /**
+     * The image of page {@code pageNo} of file {@code fileId} from byte
+     * {@link org.libtp.core.buffer.PageHeader#OFF_TYPE} to its end, after a structure change.
+     * Redo-only: undo does nothing (a split is never rolled back, paper 3.1.2).
+     */
+    record PageImage(int fileId, long pageNo, byte[] image) implements LogRecord {
+        @Override
+        public RecordType type() {
+            return RecordType.PAGE_IMAGE;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PageImage && ((PageImage) o).fileId == fileId && ((PageImage) o).pageNo == pageNo
+                    && Arrays.equals(((PageImage) o).image, image);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * (31 * fileId + Long.hashCode(pageNo)) + Arrays.hashCode(image);
+        }
+
+        @Override
+        public String toString() {
+            return "PageImage[file " + fileId + " page " + pageNo + ", " + image.length + " bytes]";
+        }
+    }
+
+    /**
+     * A B-tree leaf change: (key, data) inserted ({@code insert}) into or deleted from slot
+     * {@code slot} of leaf {@code pageNo}. Redo repeats it at the slot if the page LSN is older;
+     * undo is logical: the key is looked for on that page and, since B-link splits move keys
+     * only to the right, on its right siblings.
+     */
+    record BtreeLeaf(boolean insert, int fileId, long pageNo, int slot, byte[] key, byte[] data) implements LogRecord {
+        @Override
+        public RecordType type() {
+            return insert ? RecordType.BTREE_INSERT : RecordType.BTREE_DELETE;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof BtreeLeaf)) {
+                return false;
+            }
+            BtreeLeaf b = (BtreeLeaf) o;
+            return b.insert == insert && b.fileId == fileId && b.pageNo == pageNo && b.slot == slot
+                    && Arrays.equals(b.key, key) && Arrays.equals(b.data, data);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * (31 * (31 * fileId + Long.hashCode(pageNo)) + slot) + Arrays.hashCode(key);
+        }
+
+        @Override
+        public String toString() {
+            return "BtreeLeaf[" + (insert ? "insert" : "delete") + " file " + fileId + " page " + pageNo + " slot " + slot
+                    + ", key " + key.length + " B, data " + data.length + " B]";
         }
     }
 }

@@ -20,6 +20,9 @@ import java.util.List;
  *  CHECKPOINT   u64 redoLsn | u64 nextTxnId | u32 n | n x {u64 txnId, u64 firstLsn}
  *               | u32 d | d x {u32 fileId, u64 pageNo, u64 recLsn}          (dirty-page table)
  *  PAGE_UPDATE  u32 fileId | u64 pageNo | u32 offset | u32 length | before | after
+ *  PAGE_IMAGE   u32 fileId | u64 pageNo | u32 length | image
+ *  BTREE_INSERT u32 fileId | u64 pageNo | u32 slot | u32 keyLength | key | u32 dataLength | data
+ *  BTREE_DELETE (as BTREE_INSERT)
  *  SLOT_UPDATE  u32 fileId | u32 slot | u32 beforeLength | before | u32 afterLength | after
  * </pre>
  */
@@ -50,6 +53,16 @@ public final class LogRecords {
                 LogRecord.PageUpdate u = (LogRecord.PageUpdate) r;
                 yield buffer(20 + 2 * u.after().length).putInt(u.fileId()).putLong(u.pageNo()).putInt(u.offset())
                         .putInt(u.after().length).put(u.before()).put(u.after());
+            }
+            case PAGE_IMAGE -> {
+                LogRecord.PageImage p = (LogRecord.PageImage) r;
+                yield buffer(16 + p.image().length).putInt(p.fileId()).putLong(p.pageNo()).putInt(p.image().length)
+                        .put(p.image());
+            }
+            case BTREE_INSERT, BTREE_DELETE -> {
+                LogRecord.BtreeLeaf t = (LogRecord.BtreeLeaf) r;
+                yield buffer(24 + t.key().length + t.data().length).putInt(t.fileId()).putLong(t.pageNo())
+                        .putInt(t.slot()).putInt(t.key().length).put(t.key()).putInt(t.data().length).put(t.data());
             }
             case SLOT_UPDATE -> {
                 LogRecord.SlotUpdate u = (LogRecord.SlotUpdate) r;
@@ -111,6 +124,9 @@ public final class LogRecords {
                     b.get(before).get(after);
                     yield new LogRecord.PageUpdate(fileId, pageNo, offset, before, after);
                 }
+                case PAGE_IMAGE -> new LogRecord.PageImage(b.getInt(), b.getLong(), bytes(b));
+                case BTREE_INSERT, BTREE_DELETE -> new LogRecord.BtreeLeaf(type == RecordType.BTREE_INSERT, b.getInt(),
+                        b.getLong(), b.getInt(), bytes(b), bytes(b));
                 case SLOT_UPDATE -> new LogRecord.SlotUpdate(b.getInt(), b.getInt(), bytes(b), bytes(b));
             };
             if (b.hasRemaining()) {
@@ -154,6 +170,15 @@ public final class LogRecords {
                 LogRecord.PageUpdate u = (LogRecord.PageUpdate) r;
                 yield "PAGE_UPDATE file " + u.fileId() + " page " + u.pageNo() + " @" + u.offset() + " before "
                         + HexFormat.of().formatHex(u.before()) + " after " + HexFormat.of().formatHex(u.after());
+            }
+            case PAGE_IMAGE -> {
+                LogRecord.PageImage p = (LogRecord.PageImage) r;
+                yield "PAGE_IMAGE file " + p.fileId() + " page " + p.pageNo() + " " + p.image().length + " bytes";
+            }
+            case BTREE_INSERT, BTREE_DELETE -> {
+                LogRecord.BtreeLeaf b = (LogRecord.BtreeLeaf) r;
+                yield r.type() + " file " + b.fileId() + " page " + b.pageNo() + " slot " + b.slot() + " key "
+                        + HexFormat.of().formatHex(b.key()) + " data " + b.data().length + " bytes";
             }
             case SLOT_UPDATE -> {
                 LogRecord.SlotUpdate u = (LogRecord.SlotUpdate) r;

@@ -15,8 +15,14 @@ public enum RecordType {
     CHECKPOINT(3),
     /** A logged change of a byte range of one page: before and after image (buffer manager). */
     PAGE_UPDATE(10),
+    /** A page's whole image after a structure change (B-tree split): redo-only, never undone. */
+    PAGE_IMAGE(11),
     /** The test record manager's slot update: before and after image. */
-    SLOT_UPDATE(100);
+    SLOT_UPDATE(100),
+    /** B-tree leaf insert of (key, data) at a slot: redo by slot, undo by key (logical). */
+    BTREE_INSERT(200),
+    /** B-tree leaf delete of (key, data) at a slot: redo by slot, undo by key (logical). */
+    BTREE_DELETE(201);
 
     private final int id;
 
@@ -36,7 +42,7 @@ public enum RecordType {
     public boolean isResourceRecord() {
         return switch (this) {
             case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> false;
-            case PAGE_UPDATE, SLOT_UPDATE -> true;
+            case PAGE_UPDATE, PAGE_IMAGE, SLOT_UPDATE, BTREE_INSERT, BTREE_DELETE -> true;
         };
     }
 

@@ -1,0 +1,147 @@
+package org.libtp.btree;
+
+import org.libtp.core.CorruptionException;
+import org.libtp.core.buffer.BufferManager;
+import org.libtp.core.buffer.Page;
+import org.libtp.core.buffer.PageHeader;
+import org.libtp.core.buffer.SharedBufferPool;
+import org.libtp.core.log.LogEntry;
+import org.libtp.core.log.LogRecordCodec;
+import org.libtp.core.log.Lsn;
+import org.libtp.core.log.record.LogRecord;
+import org.libtp.core.log.record.LogRecords;
+import org.libtp.core.log.record.RecordType;
+import org.libtp.core.txn.ResourceManager;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The B-tree's record manager: redo of leaf inserts and deletes by slot (physiological: skipped
+ * when the page LSN is not older), undo by key (logical: the key is looked for from the logged
+ * page to the right, since B-link splits move keys only rightwards). Split images are the buffer
+ * manager's PAGE_IMAGE records (redo-only).
+ */
+final class BtreeRecords implements ResourceManager {
+    private final SharedBufferPool pool;
+
+    BtreeRecords(SharedBufferPool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Set<RecordType> types() {
+        return Set.of(RecordType.BTREE_INSERT, RecordType.BTREE_DELETE);
+    }
+
+    @Override
+    public void beforeRecovery() {
+    }
+
+    @Override
+    public void redo(LogEntry entry, LogRecord record) {
+        LogRecord.BtreeLeaf r = (LogRecord.BtreeLeaf) record;
+        Page p = pool.get(r.fileId(), r.pageNo(), BufferManager.CREATE);
+        try {
+            p.latch();
+            try {
+                if (p.lsn() >= entry.lsn()) {
+                    return;
+                }
+                BtreePage bp = new BtreePage(p).check("redo at " + Lsn.toString(entry.lsn()));
+                if (r.insert()) {
+                    if (r.slot() > bp.count()) {
+                        throw bp.corrupt("redo of an insert at slot " + r.slot() + " of " + bp.count());
+                    }
+                    bp.insertLeaf(r.slot(), r.key(), r.data());
+                } else {
+                    if (r.slot() >= bp.count() || !Arrays.equals(bp.key(r.slot()), r.key())) {
+                        throw bp.corrupt("redo of a delete at LSN " + Lsn.toString(entry.lsn())
+                                + " does not find its key at slot " + r.slot());
+                    }
+                    bp.delete(r.slot());
+                }
+                p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
+            } finally {
+                p.unlatch();
+            }
+        } finally {
+            pool.unpin(p, true);
+        }
+    }
+
+    @Override
+    public void undo(LogEntry entry, LogRecord record, CompensationLog clr) {
+        LogRecord.BtreeLeaf r = (LogRecord.BtreeLeaf) record;
+        // Runs without page locks (the transaction's own leaf locks keep others off these keys);
+        // structure changes are made and read under page latches.
+        BtreeLog log = new ClrLog(clr);
+        if (r.insert()) {
+            long pageNo = r.pageNo();
+            while (pageNo != 0) {
+                Page p = pool.get(r.fileId(), pageNo, 0);
+                try {
+                    p.latch();
+                    try {
+                        BtreePage bp = new BtreePage(p).check("undo");
+                        for (int i = 0; i < bp.count(); i++) {
+                            if (Arrays.equals(bp.key(i), r.key())) {
+                                log.leafDelete(p, i, r.key(), bp.data(i));
+                                bp.delete(i);
+                                return;
+                            }
+                        }
+                        pageNo = bp.rightLink();
+                    } finally {
+                        p.unlatch();
+                    }
+                } finally {
+                    pool.unpin(p, true);
+                }
+            }
+            throw new CorruptionException("undo of the B-tree insert at LSN " + Lsn.toString(entry.lsn())
+                    + " cannot find its key in file id " + r.fileId() + " from page " + r.pageNo());
+        }
+        // A delete is undone by inserting the pair again where it belongs now.
+        Btree tree = new Btree(pool, r.fileId(), Btree.defaultComparator());
+        tree.reinsertFrom(r.pageNo(), r.key(), r.data(), log);
+    }
+
+    @Override
+    public List<LogRecord.DirtyPage> checkpoint(long beginLsn, long writeBefore, int maxDirtyPages) {
+        return List.of(); // the pages are the buffer manager's; it reports them
+    }
+
+    /** Undo's logging: compensation records in the chain being rolled back. */
+    private static final class ClrLog implements BtreeLog {
+        private final CompensationLog clr;
+
+        ClrLog(CompensationLog clr) {
+            this.clr = clr;
+        }
+
+        private static void setLsn(Page page, long lsn, LogRecord rec) {
+            page.setLsn(lsn, lsn + LogRecordCodec.HEADER_SIZE + LogRecords.encode(rec).length);
+        }
+
+        @Override
+        public void leafInsert(Page page, int slot, byte[] key, byte[] data) {
+            LogRecord rec = new LogRecord.BtreeLeaf(true, page.fileId(), page.pageNo(), slot, key, data);
+            setLsn(page, clr.log(rec), rec);
+        }
+
+        @Override
+        public void leafDelete(Page page, int slot, byte[] key, byte[] data) {
+            LogRecord rec = new LogRecord.BtreeLeaf(false, page.fileId(), page.pageNo(), slot, key, data);
+            setLsn(page, clr.log(rec), rec);
+        }
+
+        @Override
+        public void image(Page page) {
+            byte[] image = page.getBytes(PageHeader.OFF_TYPE, page.size() - PageHeader.OFF_TYPE);
+            LogRecord rec = new LogRecord.PageImage(page.fileId(), page.pageNo(), image);
+            setLsn(page, clr.log(rec), rec);
+        }
+    }
+}

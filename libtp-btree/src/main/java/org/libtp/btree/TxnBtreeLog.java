@@ -1,0 +1,34 @@
+package org.libtp.btree;
+
+import org.libtp.core.buffer.Page;
+import org.libtp.core.buffer.PageUpdates;
+import org.libtp.core.log.record.LogRecord;
+import org.libtp.core.txn.Transaction;
+
+/** TP mode's logging: records in the transaction's chain, page LSNs set (write-ahead). */
+final class TxnBtreeLog implements BtreeLog {
+    private final Transaction txn;
+    private final PageUpdates pages;
+
+    TxnBtreeLog(Transaction txn, PageUpdates pages) {
+        this.txn = txn;
+        this.pages = pages;
+    }
+
+    @Override
+    public void leafInsert(Page page, int slot, byte[] key, byte[] data) {
+        long lsn = txn.log(new LogRecord.BtreeLeaf(true, page.fileId(), page.pageNo(), slot, key, data));
+        page.setLsn(lsn, txn.lastLsnEnd());
+    }
+
+    @Override
+    public void leafDelete(Page page, int slot, byte[] key, byte[] data) {
+        long lsn = txn.log(new LogRecord.BtreeLeaf(false, page.fileId(), page.pageNo(), slot, key, data));
+        page.setLsn(lsn, txn.lastLsnEnd());
+    }
+
+    @Override
+    public void image(Page page) {
+        pages.image(txn, page); // records after the change: the image holds it
+    }
+}

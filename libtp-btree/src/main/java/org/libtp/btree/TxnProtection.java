@@ -1,0 +1,29 @@
+package org.libtp.btree;
+
+import org.libtp.core.lock.LockManager;
+import org.libtp.core.lock.LockMode;
+import org.libtp.core.lock.LockObject;
+import org.libtp.core.txn.Transaction;
+
+/** TP mode's page locks: the lock manager's, held by the operation's transaction. */
+final class TxnProtection implements Protection {
+    private final LockManager locks;
+    private final Transaction txn;
+    private final int file;
+
+    TxnProtection(LockManager locks, Transaction txn, int file) {
+        this.locks = locks;
+        this.txn = txn;
+        this.file = file;
+    }
+
+    @Override
+    public void lock(long pageNo, LockMode mode) {
+        locks.lock(txn, new LockObject(file, pageNo), mode, 0);
+    }
+
+    @Override
+    public void unlock(long pageNo) {
+        locks.unlock(txn, new LockObject(file, pageNo));
+    }
+}

@@ -1,0 +1,125 @@
+package org.libtp.btree;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.buffer.BufferConfig;
+import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.lock.LockConfig;
+import org.libtp.core.log.Durability;
+import org.libtp.core.log.LogConfig;
+import org.libtp.core.storage.FileStorage;
+import org.libtp.core.testkit.Seeds;
+import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.TxnConfig;
+import org.libtp.core.txn.TxnEnvironment;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The B-tree in TP mode (page locks, logging): random transactions with aborts, then recovery. */
+class BtreeTxnTest {
+    @TempDir
+    Path home;
+
+    static final class Tp implements AutoCloseable {
+        final TxnEnvironment tp;
+        final Btree tree;
+
+        Tp(Path home) {
+            tp = TxnEnvironment.open(home, EnvironmentConfig.builder().failCheckMillis(0).build(),
+                    LogConfig.builder().fileSize(1 << 20).bufferSize(256 * 1024).build(),
+                    TxnConfig.builder().checkpointBytes(512 * 1024).build(),
+                    BufferConfig.builder().poolBytes(4096L * 48).partitions(16).build(), LockConfig.defaults(),
+                    new FileStorage(home), parts -> List.of(new BtreeRecords(parts.buffers())));
+            int file = tp.buffers().open("tree.db");
+            tree = new Btree(tp.buffers(), file, Btree.defaultComparator());
+            if (tp.buffers().pageCount(file) <= Btree.ROOT) {
+                Transaction t = tp.txn().begin();
+                tree.create(new TxnBtreeLog(t, tp.pages()));
+                tp.txn().commit(t);
+            }
+        }
+
+        Protection prot(Transaction t) {
+            return new TxnProtection(tp.locks(), t, tree.file);
+        }
+
+        BtreeLog log(Transaction t) {
+            return new TxnBtreeLog(t, tp.pages());
+        }
+
+        @Override
+        public void close() {
+            tp.close();
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void randomTransactionsWithAbortsMatchTheModelAfterRecovery() {
+        long seed = Seeds.seed("BtreeTxnTest");
+        Random rnd = new Random(seed);
+        TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
+        try (Tp f = new Tp(home)) {
+            for (int i = 0; i < 400; i++) {
+                Transaction t = f.tp.txn().begin(Durability.NO_SYNC);
+                TreeMap<byte[], byte[]> mine = new TreeMap<>(model.comparator());
+                mine.putAll(model);
+                for (int k = 0, n = 1 + rnd.nextInt(40); k < n; k++) {
+                    byte[] key = bytes("key" + rnd.nextInt(3000));
+                    if (rnd.nextInt(4) == 0) {
+                        assertArrayEquals(mine.remove(key), f.tree.delete(key, f.prot(t), f.log(t)), "seed " + seed);
+                    } else {
+                        byte[] data = new byte[rnd.nextInt(200)];
+                        rnd.nextBytes(data);
+                        assertArrayEquals(mine.put(key, data), f.tree.put(key, data, false, f.prot(t), f.log(t)),
+                                "seed " + seed);
+                    }
+                }
+                if (rnd.nextInt(3) == 0) {
+                    f.tp.txn().abort(t);
+                } else {
+                    f.tp.txn().commit(t);
+                    model = mine;
+                }
+                if (i % 50 == 0) {
+                    assertEquals(List.of(), f.tree.verify(), "seed " + seed + " after " + i);
+                }
+            }
+            check(f, model, seed);
+            f.tp.log().flush(f.tp.log().endLsn(), Durability.SYNC);
+        }
+        try (Tp f = new Tp(home)) {
+            check(f, model, seed);
+        }
+    }
+
+    static void check(Tp f, TreeMap<byte[], byte[]> model, long seed) {
+        assertEquals(List.of(), f.tree.verify(), "seed " + seed);
+        Transaction t = f.tp.txn().begin();
+        List<byte[]> keys = new ArrayList<>();
+        f.tree.scan(null, f.prot(t), (k, d) -> {
+            keys.add(k);
+            assertArrayEquals(model.get(k), d, "seed " + seed);
+            return true;
+        });
+        f.tp.txn().commit(t);
+        assertEquals(model.size(), keys.size(), "seed " + seed);
+        int i = 0;
+        for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
+            assertArrayEquals(e.getKey(), keys.get(i++));
+        }
+    }
+}
