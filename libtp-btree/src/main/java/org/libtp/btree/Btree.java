@@ -618,6 +618,168 @@ final class Btree {
         }
     }
 
+    // ------------------------------------------------------------------ positioned reads (cursors)
+
+    /**
+     * The entry with the least key &gt;= {@code key} ({@code inclusive}) or &gt; it, or null;
+     * {@code key} null means the first entry. Locks the leaves it reads (READ, kept).
+     */
+    byte[][] ceiling(byte[] key, boolean inclusive, Protection prot) {
+        byte[] start = key == null ? new byte[0] : key;
+        Page p = key == null ? leftmost(prot) : findLeaf(start, prot, LockMode.READ, null);
+        while (true) {
+            long right;
+            p.latch();
+            try {
+                BtreePage bp = new BtreePage(p);
+                int i = key == null ? 0 : bp.lowerBound(key, cmp);
+                if (!inclusive && key != null && i < bp.count() && cmp.compare(bp.key(i), key) == 0) {
+                    i++;
+                }
+                if (i < bp.count()) {
+                    return new byte[][] {bp.key(i), bp.data(i)};
+                }
+                right = bp.rightLink();
+            } finally {
+                p.unlatch();
+                bm.unpin(p, false);
+            }
+            if (right == 0) {
+                return null;
+            }
+            prot.lock(right, LockMode.READ);
+            p = bm.get(file, right, 0);
+        }
+    }
+
+    /** The leftmost leaf, READ-locked and pinned. */
+    private Page leftmost(Protection prot) {
+        long pageNo = ROOT;
+        prot.lock(pageNo, LockMode.READ);
+        while (true) {
+            Page p = bm.get(file, pageNo, 0);
+            long child;
+            p.latch();
+            try {
+                BtreePage bp = new BtreePage(p).check("descent");
+                if (bp.isLeaf()) {
+                    return p;
+                }
+                child = bp.child(0);
+            } finally {
+                if (p.isLatched()) {
+                    p.unlatch();
+                }
+            }
+            bm.unpin(p, false);
+            prot.unlock(pageNo);
+            prot.lock(child, LockMode.READ);
+            pageNo = child;
+        }
+    }
+
+    /**
+     * The entry with the greatest key &lt; {@code key} (null: the last entry), or null. A B-link
+     * tree has no left links: each level's search remembers the subtree left of its path, and
+     * the greatest key is taken from the leaf reached, or else from the rightmost leaf of that
+     * subtree (moving right along its level for entries split off since).
+     */
+    byte[][] floorBelow(byte[] key, Protection prot) {
+        long pageNo = ROOT;
+        long leftSubtree = 0;
+        prot.lock(pageNo, LockMode.READ);
+        while (true) {
+            Page p = bm.get(file, pageNo, 0);
+            long next;
+            p.latch();
+            try {
+                BtreePage bp = new BtreePage(p).check("descent");
+                if (key != null && bp.beyondHighKey(key, cmp)) {
+                    next = bp.rightLink();
+                } else if (bp.isLeaf()) {
+                    int i = key == null ? bp.count() : bp.lowerBound(key, cmp);
+                    if (i > 0) {
+                        return new byte[][] {bp.key(i - 1), bp.data(i - 1)};
+                    }
+                    next = 0;
+                } else {
+                    int c = key == null ? bp.count() - 1 : bp.childSlot(key, cmp);
+                    if (c > 0) {
+                        leftSubtree = bp.child(c - 1);
+                    }
+                    next = bp.child(c);
+                }
+            } finally {
+                p.unlatch();
+                bm.unpin(p, false);
+            }
+            if (next == 0) {
+                prot.unlock(pageNo);
+                break;
+            }
+            prot.unlock(pageNo); // not coupled; a leaf moved away from is not needed either
+            prot.lock(next, LockMode.READ);
+            pageNo = next;
+        }
+        if (leftSubtree == 0) {
+            return null;
+        }
+        // The greatest entry below key in the remembered subtree: its last entry before key.
+        return lastIn(leftSubtree, key, prot);
+    }
+
+    /** The greatest entry &lt; key (key null: any) in the subtree rooted at {@code pageNo}. */
+    private byte[][] lastIn(long pageNo, byte[] key, Protection prot) {
+        prot.lock(pageNo, LockMode.READ);
+        byte[][] best = null;
+        while (true) {
+            Page p = bm.get(file, pageNo, 0);
+            long next;
+            boolean leaf;
+            p.latch();
+            try {
+                BtreePage bp = new BtreePage(p).check("descent");
+                leaf = bp.isLeaf();
+                if (leaf) {
+                    int i = key == null ? bp.count() : bp.lowerBound(key, cmp);
+                    if (i > 0) {
+                        best = new byte[][] {bp.key(i - 1), bp.data(i - 1)};
+                    }
+                    // Entries split off to the right since the parent was read may still be below key.
+                    byte[] hk = bp.highKey();
+                    next = hk != null && (key == null || cmp.compare(hk, key) < 0) ? bp.rightLink() : 0;
+                } else {
+                    byte[] hk = bp.highKey();
+                    if (hk != null && (key == null || cmp.compare(hk, key) < 0)) {
+                        next = bp.rightLink(); // the subtree's right part moved right
+                        leaf = true; // stay on this level
+                        p.unlatch();
+                        bm.unpin(p, false);
+                        prot.unlock(pageNo);
+                        prot.lock(next, LockMode.READ);
+                        pageNo = next;
+                        continue;
+                    }
+                    int c = key == null ? bp.count() - 1 : Math.max(0, bp.childSlot(key, cmp));
+                    next = bp.child(c);
+                }
+            } finally {
+                if (p.isLatched()) {
+                    p.unlatch();
+                    bm.unpin(p, false);
+                }
+            }
+            if (next == 0) {
+                return best;
+            }
+            if (!leaf) {
+                prot.unlock(pageNo);
+            }
+            prot.lock(next, LockMode.READ);
+            pageNo = next;
+        }
+    }
+
     // ------------------------------------------------------------------ scans and statistics
 
     /** Visits every (key, data) in order from the first key &gt;= {@code from} (null: the first). */

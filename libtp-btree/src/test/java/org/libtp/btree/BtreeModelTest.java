@@ -101,6 +101,43 @@ class BtreeModelTest {
     }
 
     @Test
+    void positionedReadsMatchTheModel() {
+        long seed = Seeds.seed("BtreeModelTest.positioned");
+        Random rnd = new Random(seed);
+        TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
+        try (Fixture f = new Fixture(home, 64)) {
+            assertNull(f.tree.ceiling(null, true, Protection.NONE));
+            assertNull(f.tree.floorBelow(null, Protection.NONE));
+            for (int i = 0; i < 6000; i++) {
+                byte[] key = bytes("k" + rnd.nextInt(20000));
+                byte[] data = bytes("d" + i);
+                f.tree.put(key, data, false, Protection.NONE, BtreeLog.NONE);
+                model.put(key, data);
+            }
+            for (int i = 0; i < 3000; i++) {
+                byte[] probe = bytes("k" + rnd.nextInt(21000));
+                Map.Entry<byte[], byte[]> c = model.ceilingEntry(probe);
+                Map.Entry<byte[], byte[]> h = model.higherEntry(probe);
+                Map.Entry<byte[], byte[]> l = model.lowerEntry(probe);
+                assertEntry(c, f.tree.ceiling(probe, true, Protection.NONE), "ceiling", seed);
+                assertEntry(h, f.tree.ceiling(probe, false, Protection.NONE), "higher", seed);
+                assertEntry(l, f.tree.floorBelow(probe, Protection.NONE), "lower", seed);
+            }
+            assertEntry(model.firstEntry(), f.tree.ceiling(null, true, Protection.NONE), "first", seed);
+            assertEntry(model.lastEntry(), f.tree.floorBelow(null, Protection.NONE), "last", seed);
+        }
+    }
+
+    private static void assertEntry(Map.Entry<byte[], byte[]> want, byte[][] got, String what, long seed) {
+        if (want == null) {
+            assertNull(got, what + " seed " + seed);
+        } else {
+            assertArrayEquals(want.getKey(), got[0], what + " seed " + seed);
+            assertArrayEquals(want.getValue(), got[1], what + " seed " + seed);
+        }
+    }
+
+    @Test
     void sortedInsertsFillPagesToNinetyPercent() {
         try (Fixture f = new Fixture(home, 64)) {
             for (int i = 0; i < 50_000; i++) {
