@@ -1,8 +1,18 @@
 /**
- * B-tree (Lehman-Yao B-link locking, paper section 3.1.2) and fixed-length recno access
- * methods, and the record API ({@code Environment}, {@code Database}, {@code Transaction},
- * {@code Cursor}) with the paper's open modes: unprotected, SHARED pool, and TP.
+ * The B-tree access method (paper 3.1.2, 3.2.6): a B-link tree (Lehman and Yao) on buffer-pool
+ * pages ({@code BtreePage} has the page layout), the paper's locking protocol (internal page
+ * locks released before the child's is taken, moves right past high keys, the parent locked
+ * before a split page is released, leaf locks to the end of the transaction), leaf inserts and
+ * deletes logged logically (redo by slot, undo by key, {@code BtreeRecords}) and splits as
+ * redo-only page images. The record API in {@code org.libtp.db} uses it through
+ * {@link org.libtp.btree.AccessMethods}.
  *
- * <p>Not built yet: this module holds only this note until the access-method issue lands.
+ * <p>Invariants: keys on a page are below its high key (exclusive) and keys on its right sibling
+ * at or above it; keys only ever move right (splits; no merges), which is what lets rollback
+ * find a key from the page it was logged on. Page content is read and changed under the page
+ * latch; page locks give transactions their isolation.
+ *
+ * <p>Not yet: recno, overflow pages for data larger than a quarter page, custom comparators in TP
+ * mode, reclaiming empty pages and removed databases' files.
  */
 package org.libtp.btree;

@@ -1,0 +1,100 @@
+package org.libtp.btree;
+
+import org.libtp.core.buffer.SharedBufferPool;
+import org.libtp.core.txn.ResourceManager;
+import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.TxnEnvironment;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.BiPredicate;
+
+/**
+ * The access methods' face to the record API ({@code org.libtp.db}): trees opened on the
+ * environment's managers, with each operation locked and logged per the open mode (a null
+ * transaction: no page locks and no log, for the unprotected and SHARED modes).
+ */
+public final class AccessMethods {
+    private final TxnEnvironment tp;
+
+    public AccessMethods(TxnEnvironment tp) {
+        this.tp = tp;
+    }
+
+    /** The record manager to register with the transaction manager (redo/undo of B-tree records). */
+    public static ResourceManager recordManager(SharedBufferPool pool) {
+        return new BtreeRecords(pool);
+    }
+
+    /** A B-tree on registered file {@code fileId}; {@code cmp} null: unsigned byte order. */
+    public Tree tree(int fileId, Comparator<byte[]> cmp) {
+        return new Tree(new Btree(tp.buffers(), fileId, cmp == null ? Btree.defaultComparator() : cmp));
+    }
+
+    /** Operations on one tree. {@code txn} null: unprotected (no page locks, no logging). */
+    public final class Tree {
+        private final Btree tree;
+
+        Tree(Btree tree) {
+            this.tree = tree;
+        }
+
+        private Protection prot(Transaction txn) {
+            return txn == null ? Protection.NONE : new TxnProtection(tp.locks(), txn, tree.file);
+        }
+
+        private BtreeLog log(Transaction txn) {
+            return txn == null ? BtreeLog.NONE : new TxnBtreeLog(txn, tp.pages());
+        }
+
+        public int fileId() {
+            return tree.file;
+        }
+
+        public int maxKey() {
+            return tree.maxKey;
+        }
+
+        /** Formats an empty tree in a new file (logged in {@code txn} if not null). */
+        public void create(Transaction txn) {
+            tree.create(log(txn));
+        }
+
+        public byte[] get(Transaction txn, byte[] key) {
+            return tree.get(key, prot(txn));
+        }
+
+        public byte[] put(Transaction txn, byte[] key, byte[] data, boolean onlyIfAbsent) {
+            return tree.put(key, data, onlyIfAbsent, prot(txn), log(txn));
+        }
+
+        public byte[] delete(Transaction txn, byte[] key) {
+            tree.checkKey(key);
+            return tree.delete(key, prot(txn), log(txn));
+        }
+
+        /** {key, data} of the least key &gt;= (inclusive) or &gt; key (null: the first), or null. */
+        public byte[][] ceiling(Transaction txn, byte[] key, boolean inclusive) {
+            return tree.ceiling(key, inclusive, prot(txn));
+        }
+
+        /** {key, data} of the greatest key &lt; key (null: the last), or null. */
+        public byte[][] lower(Transaction txn, byte[] key) {
+            return tree.floorBelow(key, prot(txn));
+        }
+
+        public void scan(Transaction txn, byte[] from, BiPredicate<byte[], byte[]> visitor) {
+            tree.scan(from, prot(txn), visitor);
+        }
+
+        /** {levels, pages, entries, leafPages, leafFillPercent}. */
+        public double[] stats() {
+            Btree.Stats s = tree.stats();
+            return new double[] {s.levels(), s.pages(), s.entries(), s.leafPages(), s.leafFill()};
+        }
+
+        public List<String> verify() {
+            return tree.verify();
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package org.libtp.db;
+
+import org.libtp.btree.AccessMethods;
+import org.libtp.core.lock.LockMode;
+import org.libtp.core.lock.LockObject;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The catalog: a B-tree (file {@code catalog.libtp}) from database name to
+ * {@code "1|TYPE|fileName"}. It is always transactional, whatever the open mode: creating,
+ * renaming and removing a database commit or abort with their transaction (or one of their own).
+ * A removed database's file stays on disk (not yet reclaimed).
+ */
+final class Catalog {
+    static final String FILE = "catalog.libtp";
+    private final Environment env;
+    private AccessMethods.Tree tree;
+
+    Catalog(Environment env) {
+        this.env = env;
+    }
+
+    static void checkName(String name) {
+        if (name == null || name.isEmpty() || name.length() > 100 || !name.matches("[A-Za-z0-9_.-]+")
+                || name.equals(".") || name.equals("..")) {
+            throw new IllegalArgumentException("database name '" + name + "' must be 1..100 characters of [A-Za-z0-9_.-]");
+        }
+    }
+
+    /** Opens the catalog, creating it (serialized by a lock on the whole file) if new. */
+    void open() {
+        int file = env.tp.buffers().open(FILE);
+        tree = env.am.tree(file, null);
+        if (env.tp.buffers().pageCount(file) > 1) {
+            return;
+        }
+        inTxn(null, t -> {
+            env.tp.locks().lock(t, new LockObject(file, LockObject.WHOLE_FILE), LockMode.WRITE, 0);
+            if (env.tp.buffers().pageCount(file) <= 1) {
+                tree.create(t);
+            }
+            return null;
+        });
+    }
+
+    private interface Op<T> {
+        T run(org.libtp.core.txn.Transaction t);
+    }
+
+    /** Runs {@code op} in the caller's transaction, or in one of its own (retried after a deadlock). */
+    private <T> T inTxn(Transaction txn, Op<T> op) {
+        return inTxn(txn, true, op);
+    }
+
+    private <T> T inTxn(Transaction txn, boolean write, Op<T> op) {
+        if (txn != null) {
+            if (write) {
+                txn.checkWritable();
+            }
+            return op.run(txn.txn);
+        }
+        for (int attempt = 0; ; attempt++) {
+            org.libtp.core.txn.Transaction t = env.tp.txn().begin();
+            try {
+                T r = op.run(t);
+                env.tp.txn().commit(t);
+                return r;
+            } catch (org.libtp.core.DeadlockException e) {
+                env.tp.txn().abort(t);
+                if (attempt >= 20) {
+                    throw e;
+                }
+            } catch (RuntimeException | Error e) {
+                if (!t.isFinished()) {
+                    env.tp.txn().abort(t);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    Database open(Transaction txn, String name, DatabaseConfig config) {
+        String[] entry = inTxn(txn, config.allowCreate(), t -> {
+            String fileName = name + ".db";
+            String value = "1|" + config.type() + "|" + fileName;
+            byte[] existing = config.allowCreate()
+                    ? tree.put(t, bytes(name), bytes(value), true)
+                    : tree.get(t, bytes(name));
+            if (existing == null && !config.allowCreate()) {
+                throw new IllegalArgumentException("database " + name + " does not exist in " + env.home()
+                        + "; open it with DatabaseConfig.allowCreate(true) to create it");
+            }
+            if (existing == null) { // created now, in t
+                int file = env.tp.buffers().open(fileName);
+                boolean tp = env.config.mode() == OpenMode.TP;
+                env.am.tree(file, config.comparator()).create(tp ? t : null);
+                if (!tp) {
+                    env.tp.buffers().flush(file); // unlogged: on disk before the catalog entry commits
+                }
+                return new String[] {value, "created"};
+            }
+            return new String[] {new String(existing, StandardCharsets.UTF_8), "existing"};
+        });
+        String[] parts = entry[0].split("\\|");
+        if (parts.length != 3 || !parts[0].equals("1")) {
+            throw new org.libtp.core.CorruptionException("catalog entry of database " + name + " in " + env.home()
+                    + " is damaged: '" + entry[0] + "'");
+        }
+        if (!parts[1].equals(config.type().name())) {
+            throw new IllegalArgumentException("database " + name + " is a " + parts[1] + " database, not "
+                    + config.type());
+        }
+        int file = env.tp.buffers().open(parts[2]);
+        return new Database(env, name, env.am.tree(file, config.comparator()), config);
+    }
+
+    void remove(Transaction txn, String name) {
+        inTxn(txn, t -> {
+            if (tree.delete(t, bytes(name)) == null) {
+                throw new IllegalArgumentException("database " + name + " does not exist in " + env.home());
+            }
+            return null;
+        });
+    }
+
+    void rename(Transaction txn, String from, String to) {
+        inTxn(txn, t -> {
+            byte[] v = tree.get(t, bytes(from));
+            if (v == null) {
+                throw new IllegalArgumentException("database " + from + " does not exist in " + env.home());
+            }
+            if (tree.put(t, bytes(to), v, true) != null) {
+                throw new IllegalArgumentException("database " + to + " already exists in " + env.home());
+            }
+            tree.delete(t, bytes(from));
+            return null;
+        });
+    }
+
+    List<String> names() {
+        return inTxn(null, false, t -> {
+            List<String> out = new ArrayList<>();
+            tree.scan(t, null, (k, d) -> out.add(new String(k, StandardCharsets.UTF_8)));
+            return out;
+        });
+    }
+}

@@ -1,0 +1,134 @@
+package org.libtp.db;
+
+/**
+ * A position in a database, in key order. Moves return false (and leave the cursor where it
+ * was) when there is no such entry. Use from one thread; close it (in TP mode a cursor opened
+ * without a transaction commits its own transaction, releasing its read locks, when closed).
+ */
+public final class Cursor implements AutoCloseable {
+    private final Database db;
+    private final Transaction txn;
+    private Transaction own;
+    private byte[] key;
+    private byte[] data;
+    private boolean closed;
+
+    Cursor(Database db, Transaction txn) {
+        this.db = db;
+        this.txn = txn;
+    }
+
+    private Transaction txn() {
+        if (txn != null || db.environment().config.mode() != OpenMode.TP) {
+            return txn;
+        }
+        if (own == null) {
+            own = db.environment().beginTransaction(db.environment().config.durability(), false);
+        }
+        return own;
+    }
+
+    private boolean move(byte[][] e) {
+        if (e == null) {
+            return false;
+        }
+        key = e[0];
+        data = e[1];
+        return true;
+    }
+
+    public boolean first() {
+        checkOpen();
+        return move(db.run(txn(), false, t -> db.tree.ceiling(t, null, true)));
+    }
+
+    public boolean last() {
+        checkOpen();
+        return move(db.run(txn(), false, t -> db.tree.lower(t, null)));
+    }
+
+    /** The next entry (the first if the cursor is not positioned). */
+    public boolean next() {
+        checkOpen();
+        byte[] k = key;
+        return move(db.run(txn(), false, t -> db.tree.ceiling(t, k, false)));
+    }
+
+    /** The previous entry (the last if the cursor is not positioned). */
+    public boolean prev() {
+        checkOpen();
+        byte[] k = key;
+        return move(db.run(txn(), false, t -> db.tree.lower(t, k)));
+    }
+
+    /** Moves to {@code k} exactly; false (cursor unchanged) if absent. */
+    public boolean seek(byte[] k) {
+        checkOpen();
+        checkKey(k);
+        byte[][] e = db.run(txn(), false, t -> db.tree.ceiling(t, k, true));
+        return e != null && java.util.Arrays.equals(e[0], k) && move(e);
+    }
+
+    /** Moves to the first key &gt;= {@code k}. */
+    public boolean seekRange(byte[] k) {
+        checkOpen();
+        checkKey(k);
+        return move(db.run(txn(), false, t -> db.tree.ceiling(t, k, true)));
+    }
+
+    /** The current key (a copy). */
+    public byte[] key() {
+        checkPositioned();
+        return key.clone();
+    }
+
+    /** The current data (a copy). */
+    public byte[] data() {
+        checkPositioned();
+        return data.clone();
+    }
+
+    /** Replaces the current entry's data. */
+    public void put(byte[] newData) {
+        checkPositioned();
+        db.put(txn(), key, newData);
+        data = newData.clone();
+    }
+
+    /** Deletes the current entry; next/prev continue from where it was. */
+    public void delete() {
+        checkPositioned();
+        db.delete(txn(), key);
+    }
+
+    private void checkKey(byte[] k) {
+        if (k == null || k.length == 0) {
+            throw new IllegalArgumentException("key must be 1 or more bytes");
+        }
+    }
+
+    private void checkPositioned() {
+        checkOpen();
+        if (key == null) {
+            throw new IllegalStateException("the cursor is not positioned; call first(), seek() or next()");
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("cursor on " + db.name() + " is closed");
+        }
+        db.checkOpen();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (own != null && own.isActive()) {
+            own.commit();
+        }
+    }
+}

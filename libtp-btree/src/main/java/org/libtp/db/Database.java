@@ -1,0 +1,194 @@
+package org.libtp.db;
+
+import org.libtp.btree.AccessMethods;
+import org.libtp.core.DeadlockException;
+import org.libtp.core.lock.LockMode;
+import org.libtp.core.lock.LockObject;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A database (paper 3.2.6, the record manager): byte-array keys and data in a B-tree. Thread-safe.
+ * Each method takes a {@link Transaction}: in TP mode null means the operation runs in a
+ * transaction of its own (auto-commit, retried after a deadlock); in the other modes it must be
+ * null. Keys must be 1..{@link #maxKeyLength()} bytes; key + data must fit a quarter page.
+ */
+public final class Database implements AutoCloseable {
+    private final Environment env;
+    private final String name;
+    final AccessMethods.Tree tree;
+    private final DatabaseConfig config;
+    private volatile boolean closed;
+
+    Database(Environment env, String name, AccessMethods.Tree tree, DatabaseConfig config) {
+        this.env = env;
+        this.name = name;
+        this.tree = tree;
+        this.config = config;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public DatabaseConfig config() {
+        return config;
+    }
+
+    public int maxKeyLength() {
+        return tree.maxKey();
+    }
+
+    /** The data stored under {@code key}, or null. */
+    public byte[] get(Transaction txn, byte[] key) {
+        checkKey(key);
+        return run(txn, false, t -> tree.get(t, key));
+    }
+
+    /** Stores {@code data} under {@code key}, replacing what was there. */
+    public void put(Transaction txn, byte[] key, byte[] data) {
+        checkKey(key);
+        checkData(data);
+        run(txn, true, t -> tree.put(t, key, data, false));
+    }
+
+    /** Stores {@code data} under {@code key} unless the key exists; true if stored. */
+    public boolean putIfAbsent(Transaction txn, byte[] key, byte[] data) {
+        checkKey(key);
+        checkData(data);
+        return run(txn, true, t -> tree.put(t, key, data, true)) == null;
+    }
+
+    /** Removes {@code key}; true if it was there. */
+    public boolean delete(Transaction txn, byte[] key) {
+        checkKey(key);
+        return run(txn, true, t -> tree.delete(t, key)) != null;
+    }
+
+    /**
+     * A cursor over the database in key order. In TP mode it reads within {@code txn} (null: a
+     * transaction of its own, committed when the cursor closes).
+     */
+    public Cursor openCursor(Transaction txn) {
+        check(txn, false);
+        return new Cursor(this, txn);
+    }
+
+    public DatabaseStats stat() {
+        checkOpen();
+        double[] s = tree.stats();
+        return new DatabaseStats((int) s[0], (long) s[1], (long) s[2], (long) s[3], s[4]);
+    }
+
+    /**
+     * Checks the tree's structure (key order, links, high keys, levels, page checksums as pages
+     * are read) and returns what is wrong, empty if nothing. Run it when no one writes.
+     */
+    public List<String> verify() {
+        checkOpen();
+        return tree.verify();
+    }
+
+    // ------------------------------------------------------------------ mode dispatch
+
+    <T> T run(Transaction txn, boolean write, Function<org.libtp.core.txn.Transaction, T> op) {
+        check(txn, write);
+        switch (env.config.mode()) {
+            case TP:
+                if (txn != null) {
+                    return op.apply(txn.txn);
+                }
+                for (int attempt = 0; ; attempt++) {
+                    org.libtp.core.txn.Transaction t = env.tp.txn().begin();
+                    try {
+                        T r = op.apply(t);
+                        env.tp.txn().commit(t);
+                        return r;
+                    } catch (DeadlockException e) {
+                        env.tp.txn().abort(t);
+                        if (attempt >= 100) {
+                            throw e;
+                        }
+                    } catch (RuntimeException | Error e) {
+                        if (!t.isFinished()) {
+                            env.tp.txn().abort(t);
+                        }
+                        throw e;
+                    }
+                }
+            case SHARED: {
+                // One lock on the whole database per operation: readers share, a writer is alone.
+                org.libtp.core.txn.Transaction t = env.tp.txn().begin();
+                try {
+                    env.tp.locks().lock(t, new LockObject(tree.fileId(), LockObject.WHOLE_FILE),
+                            write ? LockMode.WRITE : LockMode.READ, 0);
+                    return op.apply(null);
+                } finally {
+                    env.tp.txn().commit(t); // logged nothing: releases the lock
+                }
+            }
+            case UNPROTECTED:
+                return op.apply(null);
+            default:
+                throw new IllegalStateException(String.valueOf(env.config.mode()));
+        }
+    }
+
+    void check(Transaction txn, boolean write) {
+        env.checkOpen();
+        checkOpen();
+        env.checkTxn(txn);
+        if (txn != null && env.config.mode() != OpenMode.TP) {
+            throw new IllegalArgumentException("transactions need OpenMode.TP; pass null in " + env.config.mode() + " mode");
+        }
+        if (write) {
+            if (config.readOnly()) {
+                throw new IllegalStateException("database " + name + " was opened read-only");
+            }
+            if (txn != null) {
+                txn.checkWritable();
+            }
+        }
+    }
+
+    private void checkKey(byte[] key) {
+        if (key == null) {
+            throw new IllegalArgumentException("key must not be null");
+        }
+        if (key.length == 0 || key.length > tree.maxKey()) {
+            throw new IllegalArgumentException("key of " + key.length + " bytes: keys of database " + name
+                    + " must be 1.." + tree.maxKey() + " bytes");
+        }
+    }
+
+    private static void checkData(byte[] data) {
+        if (data == null) {
+            throw new IllegalArgumentException("data must not be null");
+        }
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("database " + name + " is closed");
+        }
+    }
+
+    Environment environment() {
+        return env;
+    }
+
+    /** Closes this handle (the data stays). Idempotent. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            env.closed(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Database[" + name + ", " + config.type() + (closed ? ", closed" : "") + "]";
+    }
+}

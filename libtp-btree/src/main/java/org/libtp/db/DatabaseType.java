@@ -1,0 +1,7 @@
+package org.libtp.db;
+
+/** Access methods. */
+public enum DatabaseType {
+    /** A B-link tree of byte-array keys (ordered by the database's comparator) and data. */
+    BTREE
+}

@@ -1,0 +1,212 @@
+package org.libtp.db;
+
+import org.libtp.btree.AccessMethods;
+import org.libtp.core.buffer.BufferConfig;
+import org.libtp.core.lock.LockConfig;
+import org.libtp.core.log.Durability;
+import org.libtp.core.log.LogConfig;
+import org.libtp.core.storage.FileStorage;
+import org.libtp.core.txn.TxnConfig;
+import org.libtp.core.txn.TxnEnvironment;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
+
+/**
+ * An environment: a directory of databases shared by every thread and process that opens it,
+ * in one of the paper's {@link OpenMode}s. Opening it after a crash runs recovery first.
+ * Thread-safe; open it once per process (opening it again in the same process works too) and
+ * close it when done.
+ *
+ * <pre>{@code
+ * try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+ *      Database db = env.openDatabase(null, "accounts", DatabaseConfig.builder().allowCreate(true).build())) {
+ *     try (Transaction t = env.beginTransaction()) {
+ *         db.put(t, key, value);
+ *         t.commit();
+ *     }
+ * }
+ * }</pre>
+ */
+public final class Environment implements AutoCloseable {
+    final TxnEnvironment tp;
+    final EnvironmentConfig config;
+    final AccessMethods am;
+    final Catalog catalog;
+    private final Set<Database> open = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    private Environment(TxnEnvironment tp, EnvironmentConfig config, AccessMethods am) {
+        this.tp = tp;
+        this.config = config;
+        this.am = am;
+        this.catalog = new Catalog(this);
+    }
+
+    /**
+     * Opens (creating the directory's environment if needed) {@code dir}.
+     *
+     * @throws org.libtp.core.VersionMismatchException if the directory was written by an
+     *         incompatible LibTP
+     * @throws org.libtp.core.EnvironmentAccessException if the directory cannot be used
+     */
+    public static Environment open(Path dir, EnvironmentConfig config) {
+        if (dir == null || config == null) {
+            throw new IllegalArgumentException("directory and config must not be null");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new org.libtp.core.EnvironmentAccessException("cannot create environment directory " + dir + ": " + e, e);
+        }
+        TxnEnvironment tp = TxnEnvironment.open(dir,
+                org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(config.maxProcesses()).build(),
+                LogConfig.defaults(),
+                TxnConfig.builder().maxTransactions(config.maxTransactions()).durability(config.durability()).build(),
+                BufferConfig.builder().pageSize(config.pageSize()).poolBytes(config.cacheBytes()).build(),
+                LockConfig.builder().lockTimeoutMillis(config.lockTimeoutMillis()).build(),
+                new FileStorage(dir), parts -> List.of(AccessMethods.recordManager(parts.buffers())));
+        try {
+            Environment env = new Environment(tp, config, new AccessMethods(tp));
+            env.catalog.open();
+            return env;
+        } catch (RuntimeException e) {
+            tp.close();
+            throw e;
+        }
+    }
+
+    public EnvironmentConfig config() {
+        return config;
+    }
+
+    public Path home() {
+        return tp.env().home();
+    }
+
+    /** Begins a transaction with the environment's durability (TP mode only). */
+    public Transaction beginTransaction() {
+        return beginTransaction(config.durability(), false);
+    }
+
+    /**
+     * Begins a transaction (TP mode only). {@code readOnly} transactions may not change data;
+     * {@code durability} says what commit waits for.
+     */
+    public Transaction beginTransaction(Durability durability, boolean readOnly) {
+        checkOpen();
+        if (durability == null) {
+            throw new IllegalArgumentException("durability must not be null");
+        }
+        if (config.mode() != OpenMode.TP) {
+            throw new IllegalStateException("transactions need OpenMode.TP; this environment is " + config.mode());
+        }
+        return new Transaction(this, tp.txn().begin(durability), readOnly);
+    }
+
+    /**
+     * Opens database {@code name} (1..100 characters of {@code [A-Za-z0-9_.-]}), creating it
+     * within {@code txn} (or its own transaction if null) if {@code config.allowCreate()}.
+     *
+     * @throws IllegalArgumentException if it does not exist and may not be created, or exists as
+     *         another type
+     */
+    public Database openDatabase(Transaction txn, String name, DatabaseConfig config) {
+        checkOpen();
+        Catalog.checkName(name);
+        if (config == null) {
+            throw new IllegalArgumentException("config must not be null");
+        }
+        if (config.comparator() != null && this.config.mode() == OpenMode.TP) {
+            throw new IllegalArgumentException("custom key comparators are not supported in TP mode yet (rollback "
+                    + "and recovery re-insert keys in unsigned byte order); use the default order");
+        }
+        checkTxn(txn);
+        Database db = catalog.open(txn, name, config);
+        open.add(db);
+        return db;
+    }
+
+    /** Removes database {@code name} within {@code txn} (null: its own transaction). */
+    public void removeDatabase(Transaction txn, String name) {
+        checkOpen();
+        Catalog.checkName(name);
+        checkTxn(txn);
+        catalog.remove(txn, name);
+    }
+
+    /** Renames database {@code from} to {@code to} within {@code txn} (null: its own transaction). */
+    public void renameDatabase(Transaction txn, String from, String to) {
+        checkOpen();
+        Catalog.checkName(from);
+        Catalog.checkName(to);
+        checkTxn(txn);
+        catalog.rename(txn, from, to);
+    }
+
+    /** Names of the databases, in order. */
+    public List<String> databaseNames() {
+        checkOpen();
+        return catalog.names();
+    }
+
+    /** Takes a checkpoint now (TP mode); also writes the unlogged pages of the other modes. */
+    public void checkpoint() {
+        checkOpen();
+        tp.txn().checkpoint();
+    }
+
+    /** Writes every changed page to its file and forces the files. */
+    public void sync() {
+        checkOpen();
+        tp.log().flush(tp.log().endLsn(), Durability.SYNC);
+        tp.buffers().sync();
+    }
+
+    void checkTxn(Transaction txn) {
+        if (txn != null) {
+            if (txn.env != this) {
+                throw new IllegalArgumentException("transaction " + txn.id() + " belongs to another environment handle");
+            }
+            txn.txn.checkActive();
+        }
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("environment " + tp.env().home() + " is closed");
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    void closed(Database db) {
+        open.remove(db);
+    }
+
+    /** Closes the databases still open and the environment. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        for (Database db : open) {
+            db.close();
+        }
+        if (config.mode() != OpenMode.TP) {
+            tp.buffers().sync(); // the unlogged modes' changes reach the files here
+        }
+        closed = true;
+        tp.close();
+    }
+
+    @Override
+    public String toString() {
+        return "Environment[" + tp.env().home() + ", " + config.mode() + (closed ? ", closed" : "") + "]";
+    }
+}

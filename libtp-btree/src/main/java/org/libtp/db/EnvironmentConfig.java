@@ -1,0 +1,95 @@
+package org.libtp.db;
+
+import org.libtp.core.log.Durability;
+
+/**
+ * How to open an {@link Environment}. Immutable; build with {@link #builder()}, validated at
+ * build. Sizes are fixed when the environment's shared regions are created (by the first process
+ * to open it); later processes must pass equal ones.
+ *
+ * @param mode              {@link OpenMode} (default TP)
+ * @param durability        default commit durability in TP mode (default SYNC: a commit survives
+ *                          kill -9 of every process and power loss once acknowledged)
+ * @param pageSize          page size of new databases, a power of two in [512, 65536] (default 4096)
+ * @param cacheBytes        shared buffer pool size (default 64 MiB)
+ * @param maxTransactions   concurrent transactions, all processes (default 256)
+ * @param lockTimeoutMillis how long a lock request waits before LockTimeoutException (0 = forever,
+ *                          the default; deadlocks are detected either way)
+ * @param maxProcesses      processes that may have the environment open at once (default 64)
+ */
+public record EnvironmentConfig(OpenMode mode, Durability durability, int pageSize, long cacheBytes,
+                                int maxTransactions, long lockTimeoutMillis, int maxProcesses) {
+    public EnvironmentConfig {
+        if (mode == null || durability == null) {
+            throw new IllegalArgumentException("mode and durability must not be null");
+        }
+        if (pageSize < 512 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
+            throw new IllegalArgumentException("pageSize " + pageSize + " must be a power of two in [512, 65536]");
+        }
+        if (cacheBytes / pageSize < 16) {
+            throw new IllegalArgumentException("cacheBytes " + cacheBytes + " must hold at least 16 pages");
+        }
+        if (maxTransactions < 1 || lockTimeoutMillis < 0 || maxProcesses < 1) {
+            throw new IllegalArgumentException("maxTransactions and maxProcesses must be >= 1, lockTimeoutMillis >= 0");
+        }
+    }
+
+    public static EnvironmentConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Mutable builder; {@link #build()} validates. */
+    public static final class Builder {
+        private OpenMode mode = OpenMode.TP;
+        private Durability durability = Durability.SYNC;
+        private int pageSize = 4096;
+        private long cacheBytes = 64L << 20;
+        private int maxTransactions = 256;
+        private long lockTimeoutMillis;
+        private int maxProcesses = 64;
+
+        public Builder mode(OpenMode v) {
+            mode = v;
+            return this;
+        }
+
+        public Builder durability(Durability v) {
+            durability = v;
+            return this;
+        }
+
+        public Builder pageSize(int v) {
+            pageSize = v;
+            return this;
+        }
+
+        public Builder cacheBytes(long v) {
+            cacheBytes = v;
+            return this;
+        }
+
+        public Builder maxTransactions(int v) {
+            maxTransactions = v;
+            return this;
+        }
+
+        public Builder lockTimeoutMillis(long v) {
+            lockTimeoutMillis = v;
+            return this;
+        }
+
+        public Builder maxProcesses(int v) {
+            maxProcesses = v;
+            return this;
+        }
+
+        public EnvironmentConfig build() {
+            return new EnvironmentConfig(mode, durability, pageSize, cacheBytes, maxTransactions, lockTimeoutMillis,
+                    maxProcesses);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package org.libtp.db;
+
+import org.libtp.core.log.Durability;
+
+/**
+ * A transaction of a TP-mode {@link Environment}: its locks are held until {@link #commit()} or
+ * {@link #abort()}. Use it from one thread at a time; after it ends every use throws
+ * {@link IllegalStateException}. After a {@link org.libtp.core.DeadlockException} or
+ * {@link org.libtp.core.LockTimeoutException} it must be aborted.
+ */
+public final class Transaction implements AutoCloseable {
+    final Environment env;
+    final org.libtp.core.txn.Transaction txn;
+    final boolean readOnly;
+
+    Transaction(Environment env, org.libtp.core.txn.Transaction txn, boolean readOnly) {
+        this.env = env;
+        this.txn = txn;
+        this.readOnly = readOnly;
+    }
+
+    public long id() {
+        return txn.id();
+    }
+
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    public boolean isActive() {
+        return !txn.isFinished();
+    }
+
+    public Durability durability() {
+        return txn.durability();
+    }
+
+    /** Commits: returns when the commit is as durable as the transaction's durability asks. */
+    public void commit() {
+        env.checkOpen();
+        env.tp.txn().commit(txn);
+    }
+
+    /** Rolls back every change of this transaction and releases its locks. */
+    public void abort() {
+        env.checkOpen();
+        env.tp.txn().abort(txn);
+    }
+
+    /** Aborts if still active (try-with-resources: a transaction not committed is rolled back). */
+    @Override
+    public void close() {
+        if (isActive() && !env.isClosed()) {
+            abort();
+        }
+    }
+
+    void checkWritable() {
+        txn.checkActive();
+        if (readOnly) {
+            throw new IllegalStateException("transaction " + txn.id() + " is read-only; begin a writable one to change data");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Transaction[" + txn.id() + (readOnly ? ", read-only" : "") + (isActive() ? "" : ", finished") + "]";
+    }
+}

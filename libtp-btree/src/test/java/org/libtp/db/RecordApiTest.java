@@ -1,0 +1,198 @@
+package org.libtp.db;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.log.Durability;
+import org.libtp.core.testkit.Seeds;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RecordApiTest {
+    @TempDir
+    Path dir;
+
+    static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static final DatabaseConfig CREATE = DatabaseConfig.builder().allowCreate(true).build();
+
+    @Test
+    void everyModeStoresAndReads() {
+        for (OpenMode mode : OpenMode.values()) {
+            Path home = dir.resolve(mode.name());
+            EnvironmentConfig cfg = EnvironmentConfig.builder().mode(mode).cacheBytes(1 << 20).build();
+            try (Environment env = Environment.open(home, cfg); Database db = env.openDatabase(null, "d", CREATE)) {
+                for (int i = 0; i < 2000; i++) {
+                    db.put(null, b("k" + i), b("v" + i));
+                }
+                assertArrayEquals(b("v7"), db.get(null, b("k7")));
+                assertFalse(db.putIfAbsent(null, b("k7"), b("x")));
+                assertTrue(db.delete(null, b("k7")));
+                assertNull(db.get(null, b("k7")));
+                assertEquals(1999, db.stat().entries(), mode.name());
+                assertEquals(List.of(), db.verify());
+            }
+            try (Environment env = Environment.open(home, cfg);
+                 Database db = env.openDatabase(null, "d", DatabaseConfig.defaults())) {
+                assertArrayEquals(b("v1999"), db.get(null, b("k1999")), mode + " after reopen");
+                assertEquals(List.of("d"), env.databaseNames());
+            }
+        }
+    }
+
+    @Test
+    void cursorsAndTransactionsMatchAModel() {
+        long seed = Seeds.seed("RecordApiTest");
+        Random rnd = new Random(seed);
+        TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
+        EnvironmentConfig cfg = EnvironmentConfig.builder().cacheBytes(1 << 20).durability(Durability.NO_SYNC).build();
+        try (Environment env = Environment.open(dir, cfg); Database db = env.openDatabase(null, "m", CREATE)) {
+            for (int i = 0; i < 300; i++) {
+                TreeMap<byte[], byte[]> mine = new TreeMap<>(model);
+                try (Transaction t = env.beginTransaction()) {
+                    for (int k = 0; k < 10; k++) {
+                        byte[] key = b("key" + rnd.nextInt(2000));
+                        if (rnd.nextInt(4) == 0) {
+                            assertEquals(mine.remove(key) != null, db.delete(t, key), "seed " + seed);
+                        } else {
+                            byte[] data = b("d" + rnd.nextInt());
+                            db.put(t, key, data);
+                            mine.put(key, data);
+                        }
+                    }
+                    if (rnd.nextInt(3) > 0) {
+                        t.commit();
+                        model = mine;
+                    } // else: closed uncommitted = aborted
+                }
+            }
+            check(db, model, seed);
+        }
+        try (Environment env = Environment.open(dir, cfg);
+             Database db = env.openDatabase(null, "m", DatabaseConfig.defaults())) {
+            check(db, model, seed);
+        }
+    }
+
+    private static void check(Database db, TreeMap<byte[], byte[]> model, long seed) {
+        try (Cursor c = db.openCursor(null)) {
+            for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
+                assertTrue(c.next(), "seed " + seed);
+                assertArrayEquals(e.getKey(), c.key(), "seed " + seed);
+                assertArrayEquals(e.getValue(), c.data(), "seed " + seed);
+            }
+            assertFalse(c.next());
+            assertTrue(c.last() || model.isEmpty());
+            for (Map.Entry<byte[], byte[]> e : model.descendingMap().entrySet()) {
+                assertArrayEquals(e.getKey(), c.key(), "backwards, seed " + seed);
+                if (!e.getKey().equals(model.firstKey())) {
+                    assertTrue(c.prev(), "seed " + seed);
+                }
+            }
+            assertFalse(c.prev());
+            if (!model.isEmpty()) {
+                byte[] mid = model.keySet().toArray(new byte[0][])[model.size() / 2];
+                assertTrue(c.seek(mid));
+                assertArrayEquals(model.get(mid), c.data());
+                byte[] probe = Arrays.copyOf(mid, mid.length + 1);
+                assertEquals(model.ceilingKey(probe) != null, c.seekRange(probe));
+            }
+        }
+        assertEquals(List.of(), db.verify());
+    }
+
+    @Test
+    void cursorPutAndDelete() {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "c", CREATE)) {
+            for (int i = 0; i < 10; i++) {
+                db.put(null, b("k" + i), b("v" + i));
+            }
+            try (Transaction t = env.beginTransaction(); Cursor c = db.openCursor(t)) {
+                while (c.next()) {
+                    if (c.key()[1] % 2 == 0) {
+                        c.delete();
+                    } else {
+                        c.put(b("odd"));
+                    }
+                }
+                t.commit();
+            }
+            assertNull(db.get(null, b("k4")));
+            assertArrayEquals(b("odd"), db.get(null, b("k5")));
+            assertEquals(5, db.stat().entries());
+        }
+    }
+
+    @Test
+    void catalogChangesAreTransactional() {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
+            try (Transaction t = env.beginTransaction()) {
+                env.openDatabase(t, "gone", CREATE).put(t, b("a"), b("1"));
+                t.abort();
+            }
+            assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "gone", DatabaseConfig.defaults()));
+            env.openDatabase(null, "x", CREATE).put(null, b("a"), b("1"));
+            env.renameDatabase(null, "x", "y");
+            assertEquals(List.of("y"), env.databaseNames());
+            try (Database y = env.openDatabase(null, "y", DatabaseConfig.defaults())) {
+                assertArrayEquals(b("1"), y.get(null, b("a")));
+            }
+            try (Transaction t = env.beginTransaction()) {
+                env.removeDatabase(t, "y");
+                t.abort();
+            }
+            assertEquals(List.of("y"), env.databaseNames());
+            env.removeDatabase(null, "y");
+            assertEquals(List.of(), env.databaseNames());
+            assertThrows(IllegalArgumentException.class, () -> env.removeDatabase(null, "y"));
+        }
+    }
+
+    @Test
+    void misuseGetsClearExceptions() {
+        Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+        Database db = env.openDatabase(null, "bad", CREATE);
+        assertThrows(IllegalArgumentException.class, () -> db.put(null, new byte[0], b("x")), "empty key");
+        assertThrows(IllegalArgumentException.class, () -> db.put(null, new byte[db.maxKeyLength() + 1], b("x")));
+        assertThrows(IllegalArgumentException.class, () -> db.put(null, b("k"), new byte[5000]), "entry too large");
+        assertThrows(IllegalArgumentException.class, () -> db.put(null, null, b("x")));
+        assertThrows(IllegalArgumentException.class, () -> db.put(null, b("k"), null));
+        assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "../x", CREATE));
+        assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "missing", DatabaseConfig.defaults()));
+        Transaction ro = env.beginTransaction(Durability.SYNC, true);
+        assertNull(db.get(ro, b("k")));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> db.put(ro, b("k"), b("v")));
+        assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+        ro.commit();
+        assertThrows(IllegalStateException.class, () -> db.get(ro, b("k")), "finished transaction");
+        Database readOnly = env.openDatabase(null, "bad", DatabaseConfig.builder().readOnly(true).build());
+        assertThrows(IllegalStateException.class, () -> readOnly.delete(null, b("k")));
+        Cursor c = db.openCursor(null);
+        assertThrows(IllegalStateException.class, c::key, "not positioned");
+        c.close();
+        assertThrows(IllegalStateException.class, c::next);
+        db.close();
+        assertThrows(IllegalStateException.class, () -> db.get(null, b("k")));
+        env.close();
+        assertThrows(IllegalStateException.class, env::beginTransaction);
+        assertThrows(IllegalStateException.class, () -> readOnly.get(null, b("k")));
+        try (Environment plain = Environment.open(dir.resolve("p"), EnvironmentConfig.builder().mode(OpenMode.SHARED).build())) {
+            assertThrows(IllegalStateException.class, plain::beginTransaction);
+        }
+    }
+}
