@@ -1,0 +1,132 @@
+package org.libtp.examples;
+
+import org.libtp.core.DeadlockException;
+import org.libtp.db.Database;
+import org.libtp.db.DatabaseConfig;
+import org.libtp.db.Environment;
+import org.libtp.db.EnvironmentConfig;
+import org.libtp.db.Transaction;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The main demo: bank accounts in a transactional B-tree, money moved between them by two JVM
+ * processes at once, each transfer one durable transaction (two page-locked updates; deadlocks
+ * between the processes are detected and the victim retried). Prints each process's throughput
+ * and checks at the end that the total is what it was.
+ *
+ * <pre>
+ * java -jar libtp-examples/target/libtp-examples.jar [directory] [seconds]
+ * </pre>
+ */
+public final class BankDemo {
+    static final int ACCOUNTS = 1000;
+    static final long INITIAL = 1_000;
+
+    private BankDemo() {
+    }
+
+    static byte[] account(int i) {
+        return String.format("account-%05d", i).getBytes(StandardCharsets.UTF_8);
+    }
+
+    static byte[] amount(long v) {
+        return ByteBuffer.allocate(8).putLong(v).array();
+    }
+
+    static long amount(byte[] b) {
+        return ByteBuffer.wrap(b).getLong();
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length >= 3 && args[0].equals("--teller")) {
+            System.exit(teller(Paths.get(args[1]), Integer.parseInt(args[2]), "child") >= 0 ? 0 : 1);
+        }
+        Path dir = args.length > 0 ? Paths.get(args[0]) : Files.createTempDirectory("libtp-bank");
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        System.out.println("LibTP bank demo: environment " + dir.toAbsolutePath());
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "accounts", DatabaseConfig.builder().allowCreate(true).build())) {
+            if (db.get(null, account(0)) == null) {
+                try (Transaction t = env.beginTransaction()) {
+                    for (int i = 0; i < ACCOUNTS; i++) {
+                        db.put(t, account(i), amount(INITIAL));
+                    }
+                    t.commit();
+                }
+                System.out.printf("[parent] created %,d accounts of %,d%n", ACCOUNTS, INITIAL);
+            }
+            long before = total(db);
+            String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+            Process child = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
+                    BankDemo.class.getName(), "--teller", dir.toString(), Integer.toString(seconds))).inheritIO().start();
+            try {
+                teller(env, db, seconds, "parent");
+                if (!child.waitFor(seconds + 120L, TimeUnit.SECONDS) || child.exitValue() != 0) {
+                    throw new IllegalStateException("the child JVM failed");
+                }
+            } finally {
+                child.destroyForcibly();
+            }
+            long after = total(db);
+            System.out.printf("[parent] total before %,d, after %,d: %s%n", before, after,
+                    before == after ? "unchanged, as it must be" : "WRONG");
+            System.out.println("[parent] B-tree: " + db.stat() + ", verify: "
+                    + (db.verify().isEmpty() ? "ok" : db.verify()));
+            if (before != after) {
+                System.exit(1);
+            }
+        }
+        System.out.println("LibTP bank demo: done");
+    }
+
+    static long total(Database db) {
+        long[] sum = {0};
+        try (var c = db.openCursor(null)) {
+            while (c.next()) {
+                sum[0] += amount(c.data());
+            }
+        }
+        return sum[0];
+    }
+
+    static int teller(Path dir, int seconds, String who) {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "accounts", DatabaseConfig.defaults())) {
+            return teller(env, db, seconds, who);
+        }
+    }
+
+    /** Transfers for {@code seconds}; returns the number committed. */
+    static int teller(Environment env, Database db, int seconds, String who) {
+        Random rnd = new Random();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        int commits = 0;
+        int deadlocks = 0;
+        while (System.nanoTime() < end) {
+            int a = rnd.nextInt(ACCOUNTS);
+            int b = (a + 1 + rnd.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
+            long x = 1 + rnd.nextInt(100);
+            Transaction t = env.beginTransaction();
+            try {
+                db.put(t, account(a), amount(amount(db.get(t, account(a))) - x));
+                db.put(t, account(b), amount(amount(db.get(t, account(b))) + x));
+                t.commit();
+                commits++;
+            } catch (DeadlockException e) {
+                t.abort();
+                deadlocks++;
+            }
+        }
+        System.out.printf("[%s pid %d] %,d transfers in %d s = %,.0f durable transactions/s (%d deadlock victims retried)%n",
+                who, ProcessHandle.current().pid(), commits, seconds, commits / (double) seconds, deadlocks);
+        return commits;
+    }
+}
