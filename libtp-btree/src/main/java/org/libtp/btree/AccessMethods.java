@@ -26,6 +26,11 @@ public final class AccessMethods {
         return new BtreeRecords(pool);
     }
 
+    /** A recno database on registered file {@code fileId}. */
+    public Recno recno(int fileId) {
+        return new Recno(tp.buffers(), tp.pages(), tp.locks(), fileId);
+    }
+
     /** A B-tree on registered file {@code fileId}; {@code cmp} null: unsigned byte order. */
     public Tree tree(int fileId, Comparator<byte[]> cmp) {
         return new Tree(new Btree(tp.buffers(), fileId, cmp == null ? Btree.defaultComparator() : cmp));

@@ -213,6 +213,7 @@ final class Btree {
      * the rolled-back transaction's leaf locks cover the key's range.
      */
     void reinsertFrom(long pageNo, byte[] key, byte[] data, BtreeLog log) {
+        pageNo = leafFrom(pageNo, key);
         while (true) {
             Page p = bm.get(file, pageNo, 0);
             try {
@@ -236,6 +237,32 @@ final class Btree {
                 return;
             } finally {
                 bm.unpin(p, true);
+            }
+        }
+    }
+
+    /**
+     * The leaf to look for {@code key} from, starting at page {@code pageNo} where a record was
+     * logged: that page itself while it is a leaf; if it is internal now (the root, whose entries
+     * a root split moved down to new pages), the leaf reached from it by the key. Keys then only
+     * ever move right of that leaf.
+     */
+    long leafFrom(long pageNo, byte[] key) {
+        while (true) {
+            Page p = bm.get(file, pageNo, 0);
+            try {
+                p.latch();
+                try {
+                    BtreePage bp = new BtreePage(p).check("undo");
+                    if (bp.isLeaf()) {
+                        return pageNo;
+                    }
+                    pageNo = bp.beyondHighKey(key, cmp) ? bp.rightLink() : bp.child(bp.childSlot(key, cmp));
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                bm.unpin(p, false);
             }
         }
     }

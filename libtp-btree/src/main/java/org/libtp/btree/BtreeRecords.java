@@ -20,8 +20,9 @@ import java.util.Set;
 /**
  * The B-tree's record manager: redo of leaf inserts and deletes by slot (physiological: skipped
  * when the page LSN is not older), undo by key (logical: the key is looked for from the logged
- * page to the right, since B-link splits move keys only rightwards). Split images are the buffer
- * manager's PAGE_IMAGE records (redo-only).
+ * page to the right, since B-link splits move keys only rightwards — except a root split, which
+ * moves the root's entries down: a logged page that is internal now is the root, and the search
+ * descends from it). Split images are the buffer manager's PAGE_IMAGE records (redo-only).
  */
 final class BtreeRecords implements ResourceManager {
     private final SharedBufferPool pool;
@@ -78,7 +79,7 @@ final class BtreeRecords implements ResourceManager {
         // structure changes are made and read under page latches.
         BtreeLog log = new ClrLog(clr);
         if (r.insert()) {
-            long pageNo = r.pageNo();
+            long pageNo = new Btree(pool, r.fileId(), Btree.defaultComparator()).leafFrom(r.pageNo(), r.key());
             while (pageNo != 0) {
                 Page p = pool.get(r.fileId(), pageNo, 0);
                 try {

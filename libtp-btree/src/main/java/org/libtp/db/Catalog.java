@@ -89,7 +89,8 @@ final class Catalog {
     Database open(Transaction txn, String name, DatabaseConfig config) {
         String[] entry = inTxn(txn, config.allowCreate(), t -> {
             String fileName = name + ".db";
-            String value = "1|" + config.type() + "|" + fileName;
+            String value = "1|" + config.type() + "|" + fileName
+                    + (config.type() == DatabaseType.RECNO ? "|" + config.recordLength() : "");
             byte[] existing = config.allowCreate()
                     ? tree.put(t, bytes(name), bytes(value), true)
                     : tree.get(t, bytes(name));
@@ -100,7 +101,11 @@ final class Catalog {
             if (existing == null) { // created now, in t
                 int file = env.tp.buffers().open(fileName);
                 boolean tp = env.config.mode() == OpenMode.TP;
-                env.am.tree(file, config.comparator()).create(tp ? t : null);
+                if (config.type() == DatabaseType.RECNO) {
+                    env.am.recno(file).create(tp ? t : null, config.recordLength());
+                } else {
+                    env.am.tree(file, config.comparator()).create(tp ? t : null);
+                }
                 if (!tp) {
                     env.tp.buffers().flush(file); // unlogged: on disk before the catalog entry commits
                 }
@@ -109,7 +114,7 @@ final class Catalog {
             return new String[] {new String(existing, StandardCharsets.UTF_8), "existing"};
         });
         String[] parts = entry[0].split("\\|");
-        if (parts.length != 3 || !parts[0].equals("1")) {
+        if (parts.length < 3 || parts.length > 4 || !parts[0].equals("1")) {
             throw new org.libtp.core.CorruptionException("catalog entry of database " + name + " in " + env.home()
                     + " is damaged: '" + entry[0] + "'");
         }
@@ -118,7 +123,12 @@ final class Catalog {
                     + config.type());
         }
         int file = env.tp.buffers().open(parts[2]);
-        return new Database(env, name, env.am.tree(file, config.comparator()), config);
+        if (config.type() == DatabaseType.RECNO) {
+            org.libtp.btree.Recno r = env.am.recno(file);
+            r.open();
+            return new Database(env, name, null, r, config);
+        }
+        return new Database(env, name, env.am.tree(file, config.comparator()), null, config);
     }
 
     void remove(Transaction txn, String name) {

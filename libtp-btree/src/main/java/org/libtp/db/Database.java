@@ -18,13 +18,15 @@ public final class Database implements AutoCloseable {
     private final Environment env;
     private final String name;
     final AccessMethods.Tree tree;
+    final org.libtp.btree.Recno recno;
     private final DatabaseConfig config;
     private volatile boolean closed;
 
-    Database(Environment env, String name, AccessMethods.Tree tree, DatabaseConfig config) {
+    Database(Environment env, String name, AccessMethods.Tree tree, org.libtp.btree.Recno recno, DatabaseConfig config) {
         this.env = env;
         this.name = name;
         this.tree = tree;
+        this.recno = recno;
         this.config = config;
     }
 
@@ -37,7 +39,55 @@ public final class Database implements AutoCloseable {
     }
 
     public int maxKeyLength() {
+        btree();
         return tree.maxKey();
+    }
+
+    private void btree() {
+        if (tree == null) {
+            throw new IllegalStateException("database " + name + " is a RECNO database: use the record-number methods");
+        }
+    }
+
+    private void recnoType() {
+        if (recno == null) {
+            throw new IllegalStateException("database " + name + " is a BTREE database: use the key methods");
+        }
+    }
+
+    // ------------------------------------------------------------------ recno
+
+    /** RECNO: record {@code n} (from 1), or null if deleted, never written or past the end. */
+    public byte[] get(Transaction txn, long n) {
+        recnoType();
+        return run(txn, false, t -> recno.get(t, n));
+    }
+
+    /** RECNO: stores record {@code n} (at most one past the end, which appends). */
+    public void put(Transaction txn, long n, byte[] data) {
+        recnoType();
+        run(txn, true, t -> {
+            recno.put(t, n, data);
+            return null;
+        });
+    }
+
+    /** RECNO: appends a record and returns its number. */
+    public long append(Transaction txn, byte[] data) {
+        recnoType();
+        return run(txn, true, t -> recno.append(t, data));
+    }
+
+    /** RECNO: deletes record {@code n}; true if it was present. */
+    public boolean delete(Transaction txn, long n) {
+        recnoType();
+        return run(txn, true, t -> recno.delete(t, n));
+    }
+
+    /** RECNO: the highest record number stored. */
+    public long count(Transaction txn) {
+        recnoType();
+        return run(txn, false, t -> recno.count(t));
     }
 
     /** The data stored under {@code key}, or null. */
@@ -71,12 +121,17 @@ public final class Database implements AutoCloseable {
      * transaction of its own, committed when the cursor closes).
      */
     public Cursor openCursor(Transaction txn) {
+        btree();
         check(txn, false);
         return new Cursor(this, txn);
     }
 
     public DatabaseStats stat() {
         checkOpen();
+        if (recno != null) {
+            long n = count(null);
+            return new DatabaseStats(1, 0, n, 0, 0);
+        }
         double[] s = tree.stats();
         return new DatabaseStats((int) s[0], (long) s[1], (long) s[2], (long) s[3], s[4]);
     }
@@ -87,6 +142,9 @@ public final class Database implements AutoCloseable {
      */
     public List<String> verify() {
         checkOpen();
+        if (recno != null) {
+            return List.of();
+        }
         return tree.verify();
     }
 
@@ -153,6 +211,7 @@ public final class Database implements AutoCloseable {
     }
 
     private void checkKey(byte[] key) {
+        btree();
         if (key == null) {
             throw new IllegalArgumentException("key must not be null");
         }

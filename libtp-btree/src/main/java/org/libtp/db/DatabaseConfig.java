@@ -14,11 +14,19 @@ import java.util.Comparator;
  *                    their bytes and re-insert by the default order, so a custom comparator
  *                    must agree with unsigned lexicographic order on equality and is, for now,
  *                    refused in TP mode
+ * @param recordLength RECNO: the length of every record, fixed at creation (default 100)
  */
-public record DatabaseConfig(DatabaseType type, boolean allowCreate, boolean readOnly, Comparator<byte[]> comparator) {
+public record DatabaseConfig(DatabaseType type, boolean allowCreate, boolean readOnly, Comparator<byte[]> comparator,
+                             int recordLength) {
     public DatabaseConfig {
         if (type == null) {
             throw new IllegalArgumentException("type must not be null");
+        }
+        if (recordLength < 1) {
+            throw new IllegalArgumentException("recordLength " + recordLength + " < 1");
+        }
+        if (comparator != null && type != DatabaseType.BTREE) {
+            throw new IllegalArgumentException("a comparator orders B-tree keys; " + type + " databases have none");
         }
     }
 
@@ -36,6 +44,12 @@ public record DatabaseConfig(DatabaseType type, boolean allowCreate, boolean rea
         private boolean allowCreate;
         private boolean readOnly;
         private Comparator<byte[]> comparator;
+        private int recordLength = 100;
+
+        public Builder recordLength(int v) {
+            recordLength = v;
+            return this;
+        }
 
         public Builder type(DatabaseType v) {
             type = v;
@@ -58,7 +72,7 @@ public record DatabaseConfig(DatabaseType type, boolean allowCreate, boolean rea
         }
 
         public DatabaseConfig build() {
-            return new DatabaseConfig(type, allowCreate, readOnly, comparator);
+            return new DatabaseConfig(type, allowCreate, readOnly, comparator, recordLength);
         }
     }
 }

@@ -122,4 +122,35 @@ class BtreeTxnTest {
             assertArrayEquals(e.getKey(), keys.get(i++));
         }
     }
+
+    @Test
+    void abortAfterARootSplitFindsKeysMovedDownFromTheRoot() {
+        try (Tp f = new Tp(home)) {
+            Transaction t = f.tp.txn().begin();
+            for (int i = 0; i < 400; i++) { // the root (a leaf) fills and splits, several times
+                f.tree.put(bytes(String.format("k%05d", i)), new byte[60], false, f.prot(t), f.log(t));
+            }
+            Transaction d = t;
+            f.tp.txn().commit(d);
+            Transaction t2 = f.tp.txn().begin();
+            for (int i = 0; i < 400; i += 3) {
+                f.tree.delete(bytes(String.format("k%05d", i)), f.prot(t2), f.log(t2));
+            }
+            for (int i = 400; i < 800; i++) {
+                f.tree.put(bytes(String.format("k%05d", i)), new byte[60], false, f.prot(t2), f.log(t2));
+            }
+            f.tp.txn().abort(t2);
+            assertEquals(List.of(), f.tree.verify());
+            assertEquals(400, f.tree.stats().entries());
+        }
+        try (Tp f = new Tp(home)) {
+            Transaction t = f.tp.txn().begin();
+            for (int i = 0; i < 300; i++) { // a fresh tree: keys logged on the root while it is a leaf
+                f.tree.put(bytes(String.format("z%05d", i)), new byte[80], false, f.prot(t), f.log(t));
+            }
+            f.tp.txn().abort(t);
+            assertEquals(400, f.tree.stats().entries());
+            assertEquals(List.of(), f.tree.verify());
+        }
+    }
 }

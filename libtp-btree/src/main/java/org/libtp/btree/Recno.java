@@ -1,0 +1,260 @@
+package org.libtp.btree;
+
+import org.libtp.core.buffer.BufferManager;
+import org.libtp.core.buffer.Page;
+import org.libtp.core.buffer.PageUpdates;
+import org.libtp.core.lock.LockManager;
+import org.libtp.core.lock.LockMode;
+import org.libtp.core.lock.LockObject;
+import org.libtp.core.txn.Transaction;
+
+/**
+ * Fixed-length records addressed by number from 1 (paper 3.2.6's recno), on buffer-pool pages
+ * of one file. The page of record n is computed, not searched: {@code 1 + (n - 1) / perPage}.
+ * Changes are locked (page locks, held to the end of the transaction) and logged per page as
+ * physical before/after images through the buffer manager ({@link PageUpdates}), in TP mode; the
+ * other modes change pages unlogged.
+ *
+ * <pre>
+ *  meta page (page 0)                       data page (pages 1..)
+ *  offset size field                        offset      size          field
+ *       7    1 type = 5 (recno meta)             7      1             type = 6 (recno data)
+ *      32    8 magic "LIBTPREC"                 32      perPage x (1 + L) records:
+ *      40    4 version 1                                 1  present (1) or deleted/never written (0)
+ *      44    4 recordLength L                            L  the record
+ *      48    8 count: the highest record number stored (appends take count + 1)
+ * </pre>
+ */
+public final class Recno {
+    static final int META_TYPE = 5;
+    static final int DATA_TYPE = 6;
+    static final long META = 0;
+    static final int OFF_MAGIC = 32;
+    static final int OFF_VERSION = 40;
+    static final int OFF_LENGTH = 44;
+    static final int OFF_COUNT = 48;
+    static final int OFF_RECORDS = 32;
+    static final byte[] MAGIC = "LIBTPREC".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private final BufferManager bm;
+    private final PageUpdates pages;
+    private final LockManager locks;
+    private final int file;
+    private int length;
+    private int perPage;
+
+    public Recno(BufferManager bm, PageUpdates pages, LockManager locks, int file) {
+        this.bm = bm;
+        this.pages = pages;
+        this.locks = locks;
+        this.file = file;
+    }
+
+    /** Formats a new file for records of {@code recordLength} bytes (logged in txn if not null). */
+    public void create(Transaction txn, int recordLength) {
+        if (recordLength < 1 || recordLength > bm.pageSize() - OFF_RECORDS - 1) {
+            throw new IllegalArgumentException("record length " + recordLength + " not in [1, "
+                    + (bm.pageSize() - OFF_RECORDS - 1) + "] for " + bm.pageSize() + "-byte pages");
+        }
+        Page m = bm.get(file, META, BufferManager.CREATE);
+        try {
+            m.latch();
+            try {
+                if (java.util.Arrays.equals(m.getBytes(OFF_MAGIC, 8), MAGIC)) {
+                    return; // formatted before (perhaps by a creator that then aborted)
+                }
+                byte[] header = new byte[24]; // magic, version, length, count 0
+                System.arraycopy(MAGIC, 0, header, 0, 8);
+                putInt(header, 8, 1);
+                putInt(header, 12, recordLength);
+                m.setType(META_TYPE);
+                m.putBytes(OFF_MAGIC, header);
+                if (txn != null) {
+                    pages.image(txn, m); // redo-only, like a B-tree's creation
+                }
+            } finally {
+                m.unlatch();
+            }
+        } finally {
+            bm.unpin(m, true);
+        }
+    }
+
+    /** Reads the meta page: the record length. Throws if the file is not a recno database. */
+    public int open() {
+        Page m = bm.get(file, META, 0);
+        try {
+            byte[] magic = m.getBytes(OFF_MAGIC, 8);
+            if (!java.util.Arrays.equals(magic, MAGIC) || m.getInt(OFF_VERSION) != 1) {
+                throw new org.libtp.core.CorruptionException("file id " + file + " is not a version 1 recno database");
+            }
+            length = m.getInt(OFF_LENGTH);
+            perPage = (bm.pageSize() - OFF_RECORDS) / (1 + length);
+            if (length < 1 || perPage < 1) {
+                throw new org.libtp.core.CorruptionException("recno meta page of file id " + file + " has record length " + length);
+            }
+            return length;
+        } finally {
+            bm.unpin(m, false);
+        }
+    }
+
+    public int recordLength() {
+        return length;
+    }
+
+    private void lock(Transaction txn, long pageNo, LockMode mode) {
+        if (txn != null && locks != null) {
+            locks.lock(txn, new LockObject(file, pageNo), mode, 0);
+        }
+    }
+
+    /** The highest record number stored. */
+    public long count(Transaction txn) {
+        lock(txn, META, LockMode.READ);
+        Page m = bm.get(file, META, 0);
+        try {
+            m.latch();
+            try {
+                return m.getLong(OFF_COUNT);
+            } finally {
+                m.unlatch();
+            }
+        } finally {
+            bm.unpin(m, false);
+        }
+    }
+
+    private static void checkRecno(long n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("record number " + n + ": record numbers start at 1");
+        }
+    }
+
+    /** Record {@code n}, or null if it was deleted, never written, or is past the end. */
+    public byte[] get(Transaction txn, long n) {
+        checkRecno(n);
+        if (n > count(txn)) {
+            return null;
+        }
+        long pageNo = 1 + (n - 1) / perPage;
+        int at = OFF_RECORDS + (int) ((n - 1) % perPage) * (1 + length);
+        lock(txn, pageNo, LockMode.READ);
+        if (pageNo >= bm.pageCount(file)) {
+            return null;
+        }
+        Page p = bm.get(file, pageNo, 0);
+        try {
+            p.latch();
+            try {
+                return p.getByte(at) == 1 ? p.getBytes(at + 1, length) : null;
+            } finally {
+                p.unlatch();
+            }
+        } finally {
+            bm.unpin(p, false);
+        }
+    }
+
+    /** Stores record {@code n} (at most one past the end: that appends). */
+    public void put(Transaction txn, long n, byte[] data) {
+        checkRecno(n);
+        checkData(data);
+        lock(txn, META, LockMode.WRITE);
+        long count = count(txn);
+        if (n > count + 1) {
+            throw new IllegalArgumentException("record number " + n + " is past the end (" + count
+                    + " records); put at most count + 1, or append");
+        }
+        write(txn, n, (byte) 1, data);
+        if (n == count + 1) {
+            setCount(txn, n);
+        }
+    }
+
+    /** Appends a record; returns its number. */
+    public long append(Transaction txn, byte[] data) {
+        checkData(data);
+        lock(txn, META, LockMode.WRITE); // appends serialize on the meta page
+        long n = count(txn) + 1;
+        write(txn, n, (byte) 1, data);
+        setCount(txn, n);
+        return n;
+    }
+
+    /** Deletes record {@code n}; true if it was present. */
+    public boolean delete(Transaction txn, long n) {
+        checkRecno(n);
+        if (get(txn, n) == null) {
+            return false;
+        }
+        write(txn, n, (byte) 0, new byte[length]);
+        return true;
+    }
+
+    private void checkData(byte[] data) {
+        if (data == null || data.length != length) {
+            throw new IllegalArgumentException("records of this database are exactly " + length + " bytes, not "
+                    + (data == null ? "null" : data.length));
+        }
+    }
+
+    private void write(Transaction txn, long n, byte flag, byte[] data) {
+        long pageNo = 1 + (n - 1) / perPage;
+        int at = OFF_RECORDS + (int) ((n - 1) % perPage) * (1 + length);
+        lock(txn, pageNo, LockMode.WRITE);
+        Page p = bm.get(file, pageNo, BufferManager.CREATE);
+        try {
+            p.latch();
+            try {
+                if (p.type() != DATA_TYPE) {
+                    p.setType(DATA_TYPE); // a new page; its records are zero = absent, redo sets the type with the image
+                    if (txn != null) {
+                        pages.image(txn, p);
+                    }
+                }
+                byte[] rec = new byte[1 + length];
+                rec[0] = flag;
+                System.arraycopy(data, 0, rec, 1, length);
+                write(txn, p, at, rec);
+            } finally {
+                p.unlatch();
+            }
+        } finally {
+            bm.unpin(p, true);
+        }
+    }
+
+    private void setCount(Transaction txn, long n) {
+        Page m = bm.get(file, META, 0);
+        try {
+            m.latch();
+            try {
+                byte[] b = new byte[8];
+                for (int i = 0; i < 8; i++) {
+                    b[i] = (byte) (n >>> (8 * i));
+                }
+                write(txn, m, OFF_COUNT, b);
+            } finally {
+                m.unlatch();
+            }
+        } finally {
+            bm.unpin(m, true);
+        }
+    }
+
+    /** A logged (TP) or plain change of a latched page. */
+    private void write(Transaction txn, Page p, int at, byte[] bytes) {
+        if (txn != null) {
+            pages.update(txn, p, at, bytes);
+        } else {
+            p.putBytes(at, bytes);
+        }
+    }
+
+    private static void putInt(byte[] b, int off, int v) {
+        for (int i = 0; i < 4; i++) {
+            b[off + i] = (byte) (v >>> (8 * i));
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package org.libtp.db;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.log.Durability;
+import org.libtp.core.testkit.Seeds;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Fixed-length records against an ArrayList model, with aborts and reopen; bad record numbers. */
+class RecnoTest {
+    static final int LEN = 40;
+
+    @TempDir
+    Path dir;
+
+    static final DatabaseConfig RECNO = DatabaseConfig.builder().type(DatabaseType.RECNO).recordLength(LEN)
+            .allowCreate(true).build();
+
+    static byte[] rec(Random rnd) {
+        byte[] b = new byte[LEN];
+        rnd.nextBytes(b);
+        return b;
+    }
+
+    @Test
+    void randomOperationsMatchAnArrayListAcrossAbortAndReopen() {
+        long seed = Seeds.seed("RecnoTest");
+        Random rnd = new Random(seed);
+        List<byte[]> model = new ArrayList<>(); // index n-1; null = absent
+        EnvironmentConfig cfg = EnvironmentConfig.builder().cacheBytes(1 << 20).durability(Durability.NO_SYNC).build();
+        try (Environment env = Environment.open(dir, cfg); Database db = env.openDatabase(null, "r", RECNO)) {
+            for (int i = 0; i < 300; i++) {
+                List<byte[]> mine = new ArrayList<>(model);
+                try (Transaction t = env.beginTransaction()) {
+                    for (int k = 0; k < 8; k++) {
+                        int op = rnd.nextInt(4);
+                        if (op == 0 || mine.isEmpty()) {
+                            byte[] r = rec(rnd);
+                            assertEquals(mine.size() + 1, db.append(t, r), "seed " + seed);
+                            mine.add(r);
+                        } else if (op == 1) {
+                            long n = 1 + rnd.nextInt(mine.size());
+                            byte[] r = rec(rnd);
+                            db.put(t, n, r);
+                            mine.set((int) n - 1, r);
+                        } else if (op == 2) {
+                            long n = 1 + rnd.nextInt(mine.size());
+                            assertEquals(mine.get((int) n - 1) != null, db.delete(t, n), "seed " + seed);
+                            mine.set((int) n - 1, null);
+                        } else {
+                            long n = 1 + rnd.nextInt(mine.size() + 2);
+                            byte[] want = n <= mine.size() ? mine.get((int) n - 1) : null;
+                            assertArrayEquals(want, db.get(t, n), "seed " + seed);
+                        }
+                    }
+                    if (rnd.nextInt(3) > 0) {
+                        t.commit();
+                        model = mine;
+                    }
+                }
+            }
+            check(db, model, seed);
+        }
+        try (Environment env = Environment.open(dir, cfg); Database db = env.openDatabase(null, "r", RECNO)) {
+            check(db, model, seed);
+        }
+    }
+
+    private static void check(Database db, List<byte[]> model, long seed) {
+        assertEquals(model.size(), db.count(null), "seed " + seed);
+        for (int n = 1; n <= model.size(); n++) {
+            assertArrayEquals(model.get(n - 1), db.get(null, n), "record " + n + " seed " + seed);
+        }
+    }
+
+    @Test
+    void badRecordNumbersAndTypes() {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "r", RECNO)) {
+            Random rnd = new Random(1);
+            assertEquals(1, db.append(null, rec(rnd)));
+            assertThrows(IllegalArgumentException.class, () -> db.get(null, 0L), "recno 0");
+            assertThrows(IllegalArgumentException.class, () -> db.get(null, -5L), "negative");
+            assertNull(db.get(null, 2L), "past the end");
+            assertFalse(db.delete(null, 7L));
+            IllegalArgumentException gap = assertThrows(IllegalArgumentException.class, () -> db.put(null, 3L, rec(rnd)));
+            assertTrue(gap.getMessage().contains("past the end"), gap.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> db.append(null, new byte[LEN + 1]), "wrong length");
+            assertThrows(IllegalStateException.class, () -> db.get(null, new byte[] {1}), "B-tree method on recno");
+            try (Database bt = env.openDatabase(null, "b", DatabaseConfig.builder().allowCreate(true).build())) {
+                assertThrows(IllegalStateException.class, () -> bt.append(null, rec(rnd)), "recno method on a B-tree");
+                IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class,
+                        () -> env.openDatabase(null, "b", RECNO));
+                assertTrue(wrong.getMessage().contains("BTREE"), wrong.getMessage());
+            }
+            db.put(null, 2L, rec(rnd)); // one past the end appends
+            assertEquals(2, db.count(null));
+        }
+    }
+}
