@@ -83,6 +83,24 @@ public final class AccessMethods {
             return tree.ceiling(key, inclusive, prot(txn));
         }
 
+        /**
+         * Cursor steps: {key, data, page, slot} of the first entry &gt;= (inclusive) or &gt; key
+         * (null: the first), or null.
+         */
+        public Object[] seek(Transaction txn, byte[] key, boolean inclusive) {
+            return out(tree.seek(key, inclusive, prot(txn)));
+        }
+
+        /** The entry after the one a {@link #seek} or {@link #next} returned. */
+        public Object[] next(Transaction txn, Object[] at) {
+            return out(tree.next(new Btree.Position((byte[]) at[0], (byte[]) at[1], (Long) at[2], (Integer) at[3]),
+                    prot(txn)));
+        }
+
+        private Object[] out(Btree.Position p) {
+            return p == null ? null : new Object[] {p.key(), p.data(), p.page(), p.slot()};
+        }
+
         /** {key, data} of the greatest key &lt; key (null: the last), or null. */
         public byte[][] lower(Transaction txn, byte[] key) {
             return tree.floorBelow(key, prot(txn));

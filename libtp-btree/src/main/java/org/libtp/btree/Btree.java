@@ -153,7 +153,7 @@ final class Btree {
             try {
                 BtreePage bp = new BtreePage(p);
                 int i = bp.lowerBound(key, cmp);
-                return i < bp.count() && cmp.compare(bp.key(i), key) == 0 ? bp.data(i) : null;
+                return i < bp.count() && bp.compareAt(i, key, cmp) == 0 ? bp.data(i) : null;
             } finally {
                 p.unlatch();
             }
@@ -182,7 +182,7 @@ final class Btree {
             try {
                 BtreePage bp = new BtreePage(p);
                 int i = bp.lowerBound(key, cmp);
-                if (i < bp.count() && cmp.compare(bp.key(i), key) == 0) {
+                if (i < bp.count() && bp.compareAt(i, key, cmp) == 0) {
                     old = bp.data(i);
                     if (onlyIfAbsent) {
                         return old;
@@ -660,11 +660,101 @@ final class Btree {
             try {
                 BtreePage bp = new BtreePage(p);
                 int i = key == null ? 0 : bp.lowerBound(key, cmp);
-                if (!inclusive && key != null && i < bp.count() && cmp.compare(bp.key(i), key) == 0) {
+                if (!inclusive && key != null && i < bp.count() && bp.compareAt(i, key, cmp) == 0) {
                     i++;
                 }
                 if (i < bp.count()) {
                     return new byte[][] {bp.key(i), bp.data(i)};
+                }
+                right = bp.rightLink();
+            } finally {
+                p.unlatch();
+                bm.unpin(p, false);
+            }
+            if (right == 0) {
+                return null;
+            }
+            prot.lock(right, LockMode.READ);
+            p = bm.get(file, right, 0);
+        }
+    }
+
+    /** A cursor position: the entry and where it was seen (a hint for the next step). */
+    record Position(byte[] key, byte[] data, long page, int slot) {
+    }
+
+    /**
+     * The entry after {@code at} in key order, or null. Cheap when {@code at}'s leaf still has
+     * its key in the same slot (one page visit, no descent); otherwise a descent. Correct either
+     * way: inserts after the slot or deletes of the following entry show up, and any other change
+     * of the page makes the check fail and the search start from the root.
+     */
+    Position next(Position at, Protection prot) {
+        if (at.page() != 0) {
+            Page p = bm.get(file, at.page(), 0);
+            long right = -1;
+            try {
+                p.latch();
+                try {
+                    BtreePage bp = new BtreePage(p);
+                    if (bp.type() == BtreePage.LEAF && at.slot() < bp.count()
+                            && java.util.Arrays.equals(bp.key(at.slot()), at.key())) {
+                        int i = at.slot() + 1;
+                        if (i < bp.count()) {
+                            return new Position(bp.key(i), bp.data(i), at.page(), i);
+                        }
+                        right = bp.rightLink();
+                    }
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                bm.unpin(p, false);
+            }
+            if (right == 0) {
+                return null;
+            }
+            while (right > 0) { // the first entry of the next non-empty leaf
+                prot.lock(right, LockMode.READ);
+                Page r = bm.get(file, right, 0);
+                try {
+                    r.latch();
+                    try {
+                        BtreePage bp = new BtreePage(r).check("cursor");
+                        if (bp.count() > 0) {
+                            return new Position(bp.key(0), bp.data(0), right, 0);
+                        }
+                        right = bp.rightLink();
+                    } finally {
+                        r.unlatch();
+                    }
+                } finally {
+                    bm.unpin(r, false);
+                }
+            }
+            if (right == 0) {
+                return null;
+            }
+        }
+        return seek(at.key(), false, prot);
+    }
+
+    /** The entry with the least key &gt;= (inclusive) or &gt; {@code key} (null: the first), with its place. */
+    Position seek(byte[] key, boolean inclusive, Protection prot) {
+        byte[] start = key == null ? new byte[0] : key;
+        Page p = key == null ? leftmost(prot) : findLeaf(start, prot, LockMode.READ, null);
+        while (true) {
+            long right;
+            long pageNo = p.pageNo();
+            p.latch();
+            try {
+                BtreePage bp = new BtreePage(p);
+                int i = key == null ? 0 : bp.lowerBound(key, cmp);
+                if (!inclusive && key != null && i < bp.count() && bp.compareAt(i, key, cmp) == 0) {
+                    i++;
+                }
+                if (i < bp.count()) {
+                    return new Position(bp.key(i), bp.data(i), pageNo, i);
                 }
                 right = bp.rightLink();
             } finally {
@@ -939,7 +1029,10 @@ final class Btree {
         return problems;
     }
 
+    /** Unsigned lexicographic byte order (as memcmp); one instance, so pages can recognize it. */
+    static final Comparator<byte[]> DEFAULT_ORDER = Arrays::compareUnsigned;
+
     static Comparator<byte[]> defaultComparator() {
-        return Arrays::compareUnsigned;
+        return DEFAULT_ORDER;
     }
 }

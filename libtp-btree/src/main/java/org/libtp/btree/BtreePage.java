@@ -190,6 +190,23 @@ final class BtreePage {
         return freeContiguous() + page.getShort(OFF_GARBAGE);
     }
 
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[65536]);
+
+    /**
+     * Compares the key in slot {@code i} with {@code key}: without allocating when the order is
+     * the default unsigned byte order (the key is copied into a per-thread scratch buffer).
+     */
+    int compareAt(int i, byte[] key, Comparator<byte[]> cmp) {
+        if (cmp != Btree.DEFAULT_ORDER) {
+            return cmp.compare(key(i), key);
+        }
+        int c = slot(i);
+        int n = keyLen(c);
+        byte[] scratch = SCRATCH.get();
+        page.getBytes(c + (isLeaf() ? LEAF_CELL_HEADER : INTERNAL_CELL_HEADER), scratch, 0, n);
+        return java.util.Arrays.compareUnsigned(scratch, 0, n, key, 0, key.length);
+    }
+
     /**
      * First slot whose key is &gt;= {@code key} (count() if none): the insert position on a
      * leaf.
@@ -199,7 +216,7 @@ final class BtreePage {
         int hi = count();
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (cmp.compare(key(mid), key) < 0) {
+            if (compareAt(mid, key, cmp) < 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -214,7 +231,7 @@ final class BtreePage {
         int hi = count();
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (cmp.compare(key(mid), key) <= 0) {
+            if (compareAt(mid, key, cmp) <= 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;

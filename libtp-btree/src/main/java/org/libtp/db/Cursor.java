@@ -11,6 +11,7 @@ public final class Cursor implements AutoCloseable {
     private Transaction own;
     private byte[] key;
     private byte[] data;
+    private Object[] position; // where the current entry was seen: next() starts from there
     private boolean closed;
 
     Cursor(Database db, Transaction txn) {
@@ -34,12 +35,23 @@ public final class Cursor implements AutoCloseable {
         }
         key = e[0];
         data = e[1];
+        position = null;
+        return true;
+    }
+
+    private boolean moveTo(Object[] p) {
+        if (p == null) {
+            return false;
+        }
+        key = (byte[]) p[0];
+        data = (byte[]) p[1];
+        position = p;
         return true;
     }
 
     public boolean first() {
         checkOpen();
-        return move(db.run(txn(), false, t -> db.tree.ceiling(t, null, true)));
+        return moveTo(db.run(txn(), false, t -> db.tree.seek(t, null, true)));
     }
 
     public boolean last() {
@@ -50,8 +62,12 @@ public final class Cursor implements AutoCloseable {
     /** The next entry (the first if the cursor is not positioned). */
     public boolean next() {
         checkOpen();
+        if (key == null) {
+            return first();
+        }
         byte[] k = key;
-        return move(db.run(txn(), false, t -> db.tree.ceiling(t, k, false)));
+        Object[] at = position != null ? position : new Object[] {k, data, 0L, 0};
+        return moveTo(db.run(txn(), false, t -> db.tree.next(t, at)));
     }
 
     /** The previous entry (the last if the cursor is not positioned). */
@@ -73,7 +89,7 @@ public final class Cursor implements AutoCloseable {
     public boolean seekRange(byte[] k) {
         checkOpen();
         checkKey(k);
-        return move(db.run(txn(), false, t -> db.tree.ceiling(t, k, true)));
+        return moveTo(db.run(txn(), false, t -> db.tree.seek(t, k, true)));
     }
 
     /** The current key (a copy). */

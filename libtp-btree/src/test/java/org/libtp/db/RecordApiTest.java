@@ -195,4 +195,30 @@ class RecordApiTest {
             assertThrows(IllegalStateException.class, plain::beginTransaction);
         }
     }
+
+    @Test
+    void aCorruptedPageGivesCorruptionExceptionNeverWrongData() throws Exception {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "c", CREATE)) {
+            for (int i = 0; i < 3000; i++) {
+                db.put(null, b(String.format("k%05d", i)), b("value-" + i));
+            }
+        }
+        Path file = dir.resolve("c.db");
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            for (long page = 2; page * 4096 < raf.length(); page++) { // every page but the meta and root
+                raf.seek(page * 4096 + 3000);
+                int v = raf.read();
+                raf.seek(page * 4096 + 3000);
+                raf.write(v ^ 0x40);
+            }
+        }
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "c", DatabaseConfig.defaults())) {
+            org.libtp.core.CorruptionException e = assertThrows(org.libtp.core.CorruptionException.class,
+                    () -> db.get(null, b("k01234")));
+            assertTrue(e.getMessage().contains("c.db") && e.getMessage().contains("checksum"), e.getMessage());
+            assertFalse(db.verify().isEmpty(), "verify reports it");
+        }
+    }
 }
