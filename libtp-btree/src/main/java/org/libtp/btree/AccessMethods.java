@@ -69,6 +69,10 @@ public final class AccessMethods {
             return tree.get(key, prot(txn));
         }
 
+        public <T> T read(Transaction txn, byte[] key, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
+            return tree.read(key, prot(txn), reader);
+        }
+
         public byte[] put(Transaction txn, byte[] key, byte[] data, boolean onlyIfAbsent) {
             return tree.put(key, data, onlyIfAbsent, prot(txn), log(txn));
         }

@@ -162,6 +162,29 @@ final class Btree {
         }
     }
 
+    /**
+     * Zero-copy read: calls {@code reader} with a read-only view of the data under {@code key}
+     * while its page is pinned and latched, and returns its result (null if the key is absent).
+     * The reader must not call back into the database (the latch is not re-entrant: that throws)
+     * nor keep the view.
+     */
+    <T> T read(byte[] key, Protection prot, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
+        checkKey(key);
+        Page p = findLeaf(key, prot, LockMode.READ, null);
+        try {
+            p.latch();
+            try {
+                BtreePage bp = new BtreePage(p);
+                int i = bp.lowerBound(key, cmp);
+                return i < bp.count() && bp.compareAt(i, key, cmp) == 0 ? reader.apply(bp.dataView(i)) : null;
+            } finally {
+                p.unlatch();
+            }
+        } finally {
+            bm.unpin(p, false);
+        }
+    }
+
     // ------------------------------------------------------------------ insert / delete
 
     /**

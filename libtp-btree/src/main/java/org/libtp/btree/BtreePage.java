@@ -151,6 +151,17 @@ final class BtreePage {
         return page.getBytes(c + LEAF_CELL_HEADER + k, d);
     }
 
+    /** A zero-copy read-only view of the data of leaf slot {@code i}. */
+    java.nio.ByteBuffer dataView(int i) {
+        int c = slot(i);
+        int k = keyLen(c);
+        int d = page.getShort(c + 2);
+        if (c + LEAF_CELL_HEADER + k + d > size) {
+            throw corrupt("cell at " + c + " has data length " + d);
+        }
+        return page.view(c + LEAF_CELL_HEADER + k, d);
+    }
+
     long child(int i) {
         return page.getInt(slot(i) + 2) & 0xFFFF_FFFFL;
     }

@@ -96,6 +96,20 @@ public final class Database implements AutoCloseable {
         return run(txn, false, t -> tree.get(t, key));
     }
 
+    /**
+     * Zero-copy read for hot loops: calls {@code reader} with a read-only view of the data stored
+     * under {@code key} while its page is pinned and latched, and returns what it returns (null,
+     * without calling it, if the key is absent). The reader must be quick, must not call into
+     * the database (that throws: page latches are not re-entrant) and must not keep the view.
+     */
+    public <T> T get(Transaction txn, byte[] key, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
+        checkKey(key);
+        if (reader == null) {
+            throw new IllegalArgumentException("reader must not be null");
+        }
+        return run(txn, false, t -> tree.read(t, key, reader));
+    }
+
     /** Stores {@code data} under {@code key}, replacing what was there. */
     public void put(Transaction txn, byte[] key, byte[] data) {
         checkKey(key);

@@ -221,4 +221,22 @@ class RecordApiTest {
             assertFalse(db.verify().isEmpty(), "verify reports it");
         }
     }
+
+    @Test
+    void zeroCopyReadsSeeTheBytesWhileThePageIsPinned() {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "z", CREATE)) {
+            db.put(null, b("k"), b("hello, pages"));
+            assertEquals("hello, pages", db.get(null, b("k"), v -> {
+                byte[] out = new byte[v.remaining()];
+                v.get(out);
+                return new String(out, StandardCharsets.UTF_8);
+            }));
+            assertEquals(12, (int) db.get(null, b("k"), java.nio.ByteBuffer::remaining));
+            assertTrue(db.get(null, b("k"), java.nio.ByteBuffer::isReadOnly));
+            assertNull(db.get(null, b("absent"), v -> 1));
+            assertThrows(IllegalStateException.class, () -> db.get(null, b("k"), v -> db.get(null, b("k"))),
+                    "calling back in under the page latch is refused, not a deadlock");
+        }
+    }
 }

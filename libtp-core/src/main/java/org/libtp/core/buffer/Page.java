@@ -133,6 +133,16 @@ public final class Page {
         mem.getBytes(base + off, dst, dstOff, len);
     }
 
+    /**
+     * A read-only view of {@code [off, off + len)} of the page, without copying: valid while the
+     * page is pinned and latched (or locked against writers); afterwards it shows whatever the
+     * frame holds later.
+     */
+    public java.nio.ByteBuffer view(int off, int len) {
+        check(off, len);
+        return mem.view(base + off, len);
+    }
+
     public byte[] getBytes(int off, int len) {
         byte[] b = new byte[len];
         getBytes(off, b, 0, len);

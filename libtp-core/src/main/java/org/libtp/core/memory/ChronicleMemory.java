@@ -296,6 +296,21 @@ public final class ChronicleMemory implements Memory {
     }
 
     @Override
+    public java.nio.ByteBuffer view(long offset, int length) {
+        if (closed) {
+            throw Bounds.closed(this);
+        }
+        Bounds.check(this, offset, length, size);
+        if (length > 0 && (offset >>> chunkShift) != ((offset + length - 1) >>> chunkShift)) {
+            throw new IllegalArgumentException("a view of [" + offset + ", +" + length + ") of " + name
+                    + " would cross a mapping chunk");
+        }
+        long address = addresses[(int) (offset >>> chunkShift)] + index(offset);
+        return new com.sun.jna.Pointer(address).getByteBuffer(0, length).asReadOnlyBuffer()
+                .order(java.nio.ByteOrder.nativeOrder());
+    }
+
+    @Override
     public long address(long offset) {
         checkAligned(offset, 4);
         return addresses[(int) (offset >>> chunkShift)] + index(offset);

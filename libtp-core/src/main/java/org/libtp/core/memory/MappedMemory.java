@@ -77,6 +77,16 @@ public final class MappedMemory implements Memory {
         return chunks[(int) (offset >>> chunkShift)];
     }
 
+    @Override
+    public ByteBuffer view(long offset, int length) {
+        check(offset, length);
+        if (!inOneChunk(offset, length)) {
+            throw new IllegalArgumentException("a view of [" + offset + ", +" + length + ") of " + name()
+                    + " would cross a mapping chunk");
+        }
+        return chunks[(int) (offset >>> chunkShift)].slice(index(offset), length).asReadOnlyBuffer().order(ORDER);
+    }
+
     private int index(long offset) {
         return (int) (offset & chunkMask);
     }

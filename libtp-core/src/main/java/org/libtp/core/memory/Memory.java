@@ -82,6 +82,14 @@ public interface Memory extends AutoCloseable {
      */
     long address(long offset);
 
+    /**
+     * A read-only view of {@code length} bytes at {@code offset}, without copying (for zero-copy
+     * reads while a page is pinned and latched). Bounds-checked; the range must not cross a
+     * mapping chunk (1 GiB; page frames never do). The view stays readable after the caller is
+     * done (memory is never unmapped) but then shows whatever the memory holds later.
+     */
+    java.nio.ByteBuffer view(long offset, int length);
+
     /** Marks the range closed; later accesses throw {@link IllegalStateException}. */
     @Override
     void close();

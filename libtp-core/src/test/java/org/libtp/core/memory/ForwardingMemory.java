@@ -123,6 +123,11 @@ final class ForwardingMemory implements Memory {
     }
 
     @Override
+    public java.nio.ByteBuffer view(long offset, int length) {
+        return m.view(offset, length);
+    }
+
+    @Override
     public void close() {
         m.close();
     }

@@ -197,6 +197,26 @@ abstract class MemoryConformanceTest {
     }
 
     @Test
+    void viewsShowTheBytesWithoutCopyingAndAreCheckedAndReadOnly() throws IOException {
+        Memory m = newMemory("views", BASIC_SIZE, MemoryFactory.DEFAULT_CHUNK_SHIFT);
+        for (int off = 0; off < 64; off++) {
+            m.putByte(off, (byte) off);
+        }
+        java.nio.ByteBuffer v = m.view(3, 20);
+        assertEquals(20, v.remaining());
+        assertEquals(3, v.get(0));
+        assertEquals(22, v.get(19));
+        m.putByte(5, (byte) 99); // no copy: the view sees later stores
+        assertEquals(99, v.get(2));
+        assertTrue(v.isReadOnly());
+        assertThrows(java.nio.ReadOnlyBufferException.class, () -> v.put(0, (byte) 1));
+        assertThrows(IndexOutOfBoundsException.class, () -> m.view(BASIC_SIZE - 4, 8));
+        assertThrows(IndexOutOfBoundsException.class, () -> m.view(-1, 4));
+        Memory multi = newMemory("views-multi", MULTI_SIZE, SMALL_SHIFT);
+        assertThrows(IllegalArgumentException.class, () -> multi.view((1L << SMALL_SHIFT) - 2, 4), "crosses a chunk");
+    }
+
+    @Test
     void badSizesAndChunkShiftsAreRejected() {
         assertThrows(IllegalArgumentException.class, () -> newMemory("empty", 0, SMALL_SHIFT));
         assertThrows(IllegalArgumentException.class, () -> newMemory("shift2", 100, 2));
