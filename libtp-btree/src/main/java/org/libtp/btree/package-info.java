@@ -12,7 +12,11 @@
  * find a key from the page it was logged on. Page content is read and changed under the page
  * latch; page locks give transactions their isolation.
  *
- * <p>Not yet: recno, overflow pages for data larger than a quarter page, custom comparators in TP
- * mode, reclaiming empty pages and removed databases' files.
+ * <p>{@link org.libtp.btree.Recno} is the fixed-length record access method (page computed from
+ * the record number, physical page-update logging).
+ *
+ * <p>Not yet: overflow pages for data larger than a quarter page, custom comparators in TP mode
+ * (rollback re-inserts by unsigned byte order), reclaiming empty pages and removed databases'
+ * files, a recno cursor.
  */
 package org.libtp.btree;
