@@ -8,6 +8,7 @@ import org.libtp.core.txn.TxnEnvironment;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 
 /**
  * The access methods' face to the record API ({@code org.libtp.db}): trees opened on the
@@ -16,24 +17,36 @@ import java.util.function.BiPredicate;
  */
 public final class AccessMethods {
     private final TxnEnvironment tp;
+    private final Function<String, Comparator<byte[]>> orders;
 
-    public AccessMethods(TxnEnvironment tp) {
+    /** {@code orders}: the registered key orders by name (null for an unknown name). */
+    public AccessMethods(TxnEnvironment tp, Function<String, Comparator<byte[]>> orders) {
         this.tp = tp;
+        this.orders = orders;
     }
 
-    /** The record manager to register with the transaction manager (redo/undo of B-tree records). */
-    public static ResourceManager recordManager(SharedBufferPool pool) {
-        return new BtreeRecords(pool);
+    /**
+     * The record manager to register with the transaction manager (redo/undo of B-tree
+     * records); {@code orders} resolves the key order names recorded in B-tree meta pages.
+     */
+    public static ResourceManager recordManager(SharedBufferPool pool, Function<String, Comparator<byte[]>> orders) {
+        return new BtreeRecords(pool, orders);
+    }
+
+    /** A tree to be created with key order {@code orderName} (null: unsigned bytes). */
+    public Tree newTree(int fileId, String orderName) {
+        return new Tree(new Btree(tp.buffers(), fileId, Btree.resolve(orderName, orders, fileId), orderName));
+    }
+
+    /** An existing tree, in the key order its meta page names. */
+    public Tree tree(int fileId) {
+        String name = Btree.orderName(tp.buffers(), fileId);
+        return new Tree(new Btree(tp.buffers(), fileId, Btree.resolve(name, orders, fileId), name));
     }
 
     /** A recno database on registered file {@code fileId}. */
     public Recno recno(int fileId) {
         return new Recno(tp.buffers(), tp.pages(), tp.locks(), fileId);
-    }
-
-    /** A B-tree on registered file {@code fileId}; {@code cmp} null: unsigned byte order. */
-    public Tree tree(int fileId, Comparator<byte[]> cmp) {
-        return new Tree(new Btree(tp.buffers(), fileId, cmp == null ? Btree.defaultComparator() : cmp));
     }
 
     /** Operations on one tree. {@code txn} null: unprotected (no page locks, no logging). */
@@ -54,6 +67,11 @@ public final class AccessMethods {
 
         public int fileId() {
             return tree.file;
+        }
+
+        /** The name of the tree's key order, null for unsigned bytes. */
+        public String keyOrder() {
+            return tree.orderName;
         }
 
         public int maxKey() {

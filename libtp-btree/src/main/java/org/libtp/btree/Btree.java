@@ -30,11 +30,21 @@ final class Btree {
     final Comparator<byte[]> cmp;
     final int maxEntry;
     final int maxKey;
+    /** The key order's registered name, null for unsigned bytes; recorded in the meta page. */
+    final String orderName;
+
+    /** Meta page: the key order's name at {@link #OFF_ORDER}: u16 length, UTF-8 bytes. */
+    static final int OFF_ORDER = 32;
 
     Btree(BufferManager bm, int file, Comparator<byte[]> cmp) {
+        this(bm, file, cmp, null);
+    }
+
+    Btree(BufferManager bm, int file, Comparator<byte[]> cmp, String orderName) {
         this.bm = bm;
         this.file = file;
         this.cmp = cmp;
+        this.orderName = orderName;
         // At least four entries fit a page, so a split always leaves room for the new one.
         this.maxEntry = (bm.pageSize() - BtreePage.OFF_SLOTS) / 4 - 2 - 8;
         // Keys are also separators and high keys: at least five fit an internal page.
@@ -53,6 +63,9 @@ final class Btree {
             root.latch();
             try {
                 meta.setType(BtreePage.META);
+                byte[] order = orderName == null ? new byte[0] : orderName.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                meta.putShort(OFF_ORDER, order.length);
+                meta.putBytes(OFF_ORDER + 2, order);
                 new BtreePage(root).init(BtreePage.LEAF, 0);
                 log.image(meta);
                 log.image(root);
@@ -1050,6 +1063,42 @@ final class Btree {
             problems.add(e.toString());
         }
         return problems;
+    }
+
+    /** The key order name recorded in file {@code file}'s meta page (null: unsigned bytes). */
+    static String orderName(BufferManager bm, int file) {
+        Page m = bm.get(file, META_PAGE, 0);
+        try {
+            m.latch();
+            try {
+                if (m.type() != BtreePage.META) {
+                    throw new org.libtp.core.CorruptionException("page 0 of file id " + file + " is not a B-tree meta page");
+                }
+                int n = m.getShort(OFF_ORDER);
+                if (n > 64) {
+                    throw new org.libtp.core.CorruptionException("B-tree meta page of file id " + file
+                            + " names a key order of " + n + " bytes");
+                }
+                return n == 0 ? null : new String(m.getBytes(OFF_ORDER + 2, n), java.nio.charset.StandardCharsets.UTF_8);
+            } finally {
+                m.unlatch();
+            }
+        } finally {
+            bm.unpin(m, false);
+        }
+    }
+
+    /** The comparator for order {@code name} (null: unsigned bytes); unregistered names fail clearly. */
+    static Comparator<byte[]> resolve(String name, java.util.function.Function<String, Comparator<byte[]>> orders, int file) {
+        if (name == null) {
+            return DEFAULT_ORDER;
+        }
+        Comparator<byte[]> c = orders.apply(name);
+        if (c == null) {
+            throw new IllegalStateException("the B-tree in file id " + file + " orders its keys by '" + name
+                    + "', which is not registered: register it with EnvironmentConfig.Builder.keyOrder in every process");
+        }
+        return c;
     }
 
     /** Unsigned lexicographic byte order (as memcmp); one instance, so pages can recognize it. */

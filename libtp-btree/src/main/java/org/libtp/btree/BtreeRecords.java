@@ -26,9 +26,17 @@ import java.util.Set;
  */
 final class BtreeRecords implements ResourceManager {
     private final SharedBufferPool pool;
+    private final java.util.function.Function<String, java.util.Comparator<byte[]>> orders;
 
-    BtreeRecords(SharedBufferPool pool) {
+    BtreeRecords(SharedBufferPool pool, java.util.function.Function<String, java.util.Comparator<byte[]>> orders) {
         this.pool = pool;
+        this.orders = orders;
+    }
+
+    /** The tree of file {@code fileId} in the key order its meta page names. */
+    private Btree tree(int fileId) {
+        String name = Btree.orderName(pool, fileId);
+        return new Btree(pool, fileId, Btree.resolve(name, orders, fileId), name);
     }
 
     @Override
@@ -79,7 +87,7 @@ final class BtreeRecords implements ResourceManager {
         // structure changes are made and read under page latches.
         BtreeLog log = new ClrLog(clr);
         if (r.insert()) {
-            long pageNo = new Btree(pool, r.fileId(), Btree.defaultComparator()).leafFrom(r.pageNo(), r.key());
+            long pageNo = tree(r.fileId()).leafFrom(r.pageNo(), r.key());
             while (pageNo != 0) {
                 Page p = pool.get(r.fileId(), pageNo, 0);
                 try {
@@ -105,8 +113,7 @@ final class BtreeRecords implements ResourceManager {
                     + " cannot find its key in file id " + r.fileId() + " from page " + r.pageNo());
         }
         // A delete is undone by inserting the pair again where it belongs now.
-        Btree tree = new Btree(pool, r.fileId(), Btree.defaultComparator());
-        tree.reinsertFrom(r.pageNo(), r.key(), r.data(), log);
+        tree(r.fileId()).reinsertFrom(r.pageNo(), r.key(), r.data(), log);
     }
 
     @Override

@@ -15,8 +15,10 @@
  * <p>{@link org.libtp.btree.Recno} is the fixed-length record access method (page computed from
  * the record number, physical page-update logging).
  *
- * <p>Not yet: overflow pages for data larger than a quarter page, custom comparators in TP mode
- * (rollback re-inserts by unsigned byte order), reclaiming empty pages and removed databases'
- * files, a recno cursor.
+ * <p>A tree's key order is unsigned bytes or a comparator registered by name; the name is in the
+ * meta page (offset 32: u16 length, UTF-8), so recovery and rollback use the same order.
+ *
+ * <p>Not yet: overflow pages for data larger than a quarter page, reclaiming empty pages and
+ * removed databases' files, a recno cursor.
  */
 package org.libtp.btree;

@@ -33,7 +33,7 @@ final class Catalog {
     /** Opens the catalog, creating it (serialized by a lock on the whole file) if new. */
     void open() {
         int file = env.tp.buffers().open(FILE);
-        tree = env.am.tree(file, null);
+        tree = env.am.newTree(file, null);
         if (env.tp.buffers().pageCount(file) > 1) {
             return;
         }
@@ -104,7 +104,7 @@ final class Catalog {
                 if (config.type() == DatabaseType.RECNO) {
                     env.am.recno(file).create(tp ? t : null, config.recordLength());
                 } else {
-                    env.am.tree(file, config.comparator()).create(tp ? t : null);
+                    env.am.newTree(file, config.keyOrder()).create(tp ? t : null);
                 }
                 if (!tp) {
                     env.tp.buffers().flush(file); // unlogged: on disk before the catalog entry commits
@@ -128,7 +128,13 @@ final class Catalog {
             r.open();
             return new Database(env, name, null, r, config);
         }
-        return new Database(env, name, env.am.tree(file, config.comparator()), null, config);
+        AccessMethods.Tree t = env.am.tree(file);
+        if (config.keyOrder() != null && !config.keyOrder().equals(t.keyOrder())) {
+            throw new IllegalArgumentException("database " + name + " orders its keys by "
+                    + (t.keyOrder() == null ? "unsigned bytes (the default)" : "'" + t.keyOrder() + "'")
+                    + ", not '" + config.keyOrder() + "'");
+        }
+        return new Database(env, name, t, null, config);
     }
 
     void remove(Transaction txn, String name) {

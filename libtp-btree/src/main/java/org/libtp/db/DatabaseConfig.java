@@ -1,7 +1,5 @@
 package org.libtp.db;
 
-import java.util.Comparator;
-
 /**
  * How to open a {@link Database}. Immutable; build with {@link #builder()}.
  *
@@ -9,14 +7,14 @@ import java.util.Comparator;
  *                    type is an IllegalArgumentException
  * @param allowCreate create the database if it does not exist (default false)
  * @param readOnly    refuse writes through this handle (default false)
- * @param comparator  key order (default: unsigned lexicographic, as memcmp). A database must
- *                    always be opened with the same order. Recovery and rollback find keys by
- *                    their bytes and re-insert by the default order, so a custom comparator
- *                    must agree with unsigned lexicographic order on equality and is, for now,
- *                    refused in TP mode
+ * @param keyOrder    BTREE: the name of a key order registered in the {@link EnvironmentConfig}
+ *                    (null, the default: unsigned lexicographic, as memcmp). Fixed when the
+ *                    database is created (it is recorded in the database); opening it with
+ *                    another order is an IllegalArgumentException. Orders must agree with byte
+ *                    equality (rollback finds keys by their bytes)
  * @param recordLength RECNO: the length of every record, fixed at creation (default 100)
  */
-public record DatabaseConfig(DatabaseType type, boolean allowCreate, boolean readOnly, Comparator<byte[]> comparator,
+public record DatabaseConfig(DatabaseType type, boolean allowCreate, boolean readOnly, String keyOrder,
                              int recordLength) {
     public DatabaseConfig {
         if (type == null) {
@@ -25,8 +23,17 @@ public record DatabaseConfig(DatabaseType type, boolean allowCreate, boolean rea
         if (recordLength < 1) {
             throw new IllegalArgumentException("recordLength " + recordLength + " < 1");
         }
-        if (comparator != null && type != DatabaseType.BTREE) {
-            throw new IllegalArgumentException("a comparator orders B-tree keys; " + type + " databases have none");
+        if (keyOrder != null) {
+            checkOrderName(keyOrder);
+            if (type != DatabaseType.BTREE) {
+                throw new IllegalArgumentException("a key order orders B-tree keys; " + type + " databases have none");
+            }
+        }
+    }
+
+    static void checkOrderName(String name) {
+        if (name == null || name.isEmpty() || name.length() > 64 || !name.matches("[A-Za-z0-9_.-]+")) {
+            throw new IllegalArgumentException("key order name '" + name + "' must be 1..64 characters of [A-Za-z0-9_.-]");
         }
     }
 
@@ -43,7 +50,7 @@ public record DatabaseConfig(DatabaseType type, boolean allowCreate, boolean rea
         private DatabaseType type = DatabaseType.BTREE;
         private boolean allowCreate;
         private boolean readOnly;
-        private Comparator<byte[]> comparator;
+        private String keyOrder;
         private int recordLength = 100;
 
         public Builder recordLength(int v) {
@@ -66,13 +73,14 @@ public record DatabaseConfig(DatabaseType type, boolean allowCreate, boolean rea
             return this;
         }
 
-        public Builder comparator(Comparator<byte[]> v) {
-            comparator = v;
+        /** The name of a key order registered with {@link EnvironmentConfig.Builder#keyOrder}. */
+        public Builder keyOrder(String v) {
+            keyOrder = v;
             return this;
         }
 
         public DatabaseConfig build() {
-            return new DatabaseConfig(type, allowCreate, readOnly, comparator, recordLength);
+            return new DatabaseConfig(type, allowCreate, readOnly, keyOrder, recordLength);
         }
     }
 }

@@ -68,9 +68,9 @@ public final class Environment implements AutoCloseable {
                 TxnConfig.builder().maxTransactions(config.maxTransactions()).durability(config.durability()).build(),
                 BufferConfig.builder().pageSize(config.pageSize()).poolBytes(config.cacheBytes()).build(),
                 LockConfig.builder().lockTimeoutMillis(config.lockTimeoutMillis()).build(),
-                new FileStorage(dir), parts -> List.of(AccessMethods.recordManager(parts.buffers())));
+                new FileStorage(dir), parts -> List.of(AccessMethods.recordManager(parts.buffers(), config.keyOrders()::get)));
         try {
-            Environment env = new Environment(tp, config, new AccessMethods(tp));
+            Environment env = new Environment(tp, config, new AccessMethods(tp, config.keyOrders()::get));
             env.catalog.open();
             return env;
         } catch (RuntimeException e) {
@@ -120,9 +120,9 @@ public final class Environment implements AutoCloseable {
         if (config == null) {
             throw new IllegalArgumentException("config must not be null");
         }
-        if (config.comparator() != null && this.config.mode() == OpenMode.TP) {
-            throw new IllegalArgumentException("custom key comparators are not supported in TP mode yet (rollback "
-                    + "and recovery re-insert keys in unsigned byte order); use the default order");
+        if (config.keyOrder() != null && !this.config.keyOrders().containsKey(config.keyOrder())) {
+            throw new IllegalArgumentException("key order '" + config.keyOrder() + "' is not registered; register it "
+                    + "with EnvironmentConfig.Builder.keyOrder in every process");
         }
         checkTxn(txn);
         Database db = catalog.open(txn, name, config);

@@ -16,10 +16,20 @@ import org.libtp.core.log.Durability;
  * @param lockTimeoutMillis how long a lock request waits before LockTimeoutException (0 = forever,
  *                          the default; deadlocks are detected either way)
  * @param maxProcesses      processes that may have the environment open at once (default 64)
+ * @param keyOrders         named key orders (comparators) that B-tree databases may use
+ *                          ({@link DatabaseConfig#keyOrder()}). A database records the name of its
+ *                          order; every process that opens the environment must register the same
+ *                          orders under the same names, because recovery and rollback need them
+ *                          before any database is opened
  */
 public record EnvironmentConfig(OpenMode mode, Durability durability, int pageSize, long cacheBytes,
-                                int maxTransactions, long lockTimeoutMillis, int maxProcesses) {
+                                int maxTransactions, long lockTimeoutMillis, int maxProcesses,
+                                java.util.Map<String, java.util.Comparator<byte[]>> keyOrders) {
     public EnvironmentConfig {
+        keyOrders = java.util.Map.copyOf(keyOrders);
+        for (String n : keyOrders.keySet()) {
+            DatabaseConfig.checkOrderName(n);
+        }
         if (mode == null || durability == null) {
             throw new IllegalArgumentException("mode and durability must not be null");
         }
@@ -51,6 +61,17 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, int pageSi
         private int maxTransactions = 256;
         private long lockTimeoutMillis;
         private int maxProcesses = 64;
+        private final java.util.Map<String, java.util.Comparator<byte[]>> keyOrders = new java.util.HashMap<>();
+
+        /** Registers key order {@code name} (1..64 characters of [A-Za-z0-9_.-]). */
+        public Builder keyOrder(String name, java.util.Comparator<byte[]> order) {
+            DatabaseConfig.checkOrderName(name);
+            if (order == null) {
+                throw new IllegalArgumentException("key order " + name + " must not be null");
+            }
+            keyOrders.put(name, order);
+            return this;
+        }
 
         public Builder mode(OpenMode v) {
             mode = v;
@@ -89,7 +110,7 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, int pageSi
 
         public EnvironmentConfig build() {
             return new EnvironmentConfig(mode, durability, pageSize, cacheBytes, maxTransactions, lockTimeoutMillis,
-                    maxProcesses);
+                    maxProcesses, keyOrders);
         }
     }
 }

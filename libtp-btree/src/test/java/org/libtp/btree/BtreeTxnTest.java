@@ -39,7 +39,7 @@ class BtreeTxnTest {
                     LogConfig.builder().fileSize(1 << 20).bufferSize(256 * 1024).build(),
                     TxnConfig.builder().checkpointBytes(512 * 1024).build(),
                     BufferConfig.builder().poolBytes(4096L * 48).partitions(16).build(), LockConfig.defaults(),
-                    new FileStorage(home), parts -> List.of(new BtreeRecords(parts.buffers())));
+                    new FileStorage(home), parts -> List.of(new BtreeRecords(parts.buffers(), name -> null)));
             int file = tp.buffers().open("tree.db");
             tree = new Btree(tp.buffers(), file, Btree.defaultComparator());
             if (tp.buffers().pageCount(file) <= Btree.ROOT) {

@@ -239,4 +239,47 @@ class RecordApiTest {
                     "calling back in under the page latch is refused, not a deadlock");
         }
     }
+
+    @Test
+    void aRegisteredKeyOrderWorksInTpModeThroughAbortAndReopen() {
+        java.util.Comparator<byte[]> reverse = (x, y) -> Arrays.compareUnsigned(y, x);
+        EnvironmentConfig cfg = EnvironmentConfig.builder().keyOrder("reverse", reverse).build();
+        DatabaseConfig rev = DatabaseConfig.builder().allowCreate(true).keyOrder("reverse").build();
+        try (Environment env = Environment.open(dir, cfg); Database db = env.openDatabase(null, "r", rev)) {
+            for (int i = 0; i < 2000; i++) {
+                db.put(null, b(String.format("k%05d", i)), b("v" + i));
+            }
+            try (Transaction t = env.beginTransaction()) { // deletes undone: re-inserted in the reverse order
+                for (int i = 0; i < 2000; i += 2) {
+                    db.delete(t, b(String.format("k%05d", i)));
+                }
+                t.abort();
+            }
+            assertEquals(List.of(), db.verify());
+            try (Cursor c = db.openCursor(null)) {
+                assertTrue(c.first());
+                assertArrayEquals(b("k01999"), c.key(), "reverse order");
+                assertTrue(c.next());
+                assertArrayEquals(b("k01998"), c.key());
+            }
+            assertEquals(2000, db.stat().entries());
+            assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "r", DatabaseConfig.builder().keyOrder("other").build()),
+                    "an unregistered order");
+        }
+        EnvironmentConfig two = EnvironmentConfig.builder().keyOrder("reverse", reverse)
+                .keyOrder("bytes", Arrays::compareUnsigned).build();
+        try (Environment env = Environment.open(dir, two)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> env.openDatabase(null, "r", DatabaseConfig.builder().keyOrder("bytes").build()));
+            assertTrue(e.getMessage().contains("reverse"), e.getMessage());
+            try (Database db = env.openDatabase(null, "r", DatabaseConfig.defaults())) { // null: the recorded order
+                assertArrayEquals(b("v1999"), db.get(null, b("k01999")));
+            }
+        }
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> env.openDatabase(null, "r", DatabaseConfig.defaults()));
+            assertTrue(e.getMessage().contains("reverse"), e.getMessage());
+        }
+    }
 }
