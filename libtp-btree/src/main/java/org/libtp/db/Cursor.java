@@ -1,7 +1,8 @@
 package org.libtp.db;
 
 /**
- * A position in a database, in key order. Moves return false (and leave the cursor where it
+ * A position in a database, in key order (RECNO: record-number order, skipping absent records;
+ * the key is the number as 8 big-endian bytes, also given by {@link #recno()}). Moves return false (and leave the cursor where it
  * was) when there is no such entry. Use from one thread; close it (in TP mode a cursor opened
  * without a transaction commits its own transaction, releasing its read locks, when closed).
  */
@@ -51,11 +52,41 @@ public final class Cursor implements AutoCloseable {
 
     public boolean first() {
         checkOpen();
+        if (db.recno != null) {
+            return recnoFrom(1, 1);
+        }
         return moveTo(db.run(txn(), false, t -> db.tree.seek(t, null, true)));
+    }
+
+    /** RECNO: moves to the first present record from {@code n} stepping by {@code step} (+1 or -1). */
+    private boolean recnoFrom(long n, int step) {
+        long count = db.count(txn());
+        for (long i = step < 0 ? Math.min(n, count) : n; i >= 1 && i <= count; i += step) {
+            byte[] d = db.get(txn(), i);
+            if (d != null) {
+                key = java.nio.ByteBuffer.allocate(8).putLong(i).array();
+                data = d;
+                position = null;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** RECNO: the current record number. */
+    public long recno() {
+        checkPositioned();
+        if (db.recno == null) {
+            throw new IllegalStateException("database " + db.name() + " is a BTREE database: it has keys, not record numbers");
+        }
+        return java.nio.ByteBuffer.wrap(key).getLong();
     }
 
     public boolean last() {
         checkOpen();
+        if (db.recno != null) {
+            return recnoFrom(Long.MAX_VALUE, -1);
+        }
         return move(db.run(txn(), false, t -> db.tree.lower(t, null)));
     }
 
@@ -65,6 +96,9 @@ public final class Cursor implements AutoCloseable {
         if (key == null) {
             return first();
         }
+        if (db.recno != null) {
+            return recnoFrom(recno() + 1, 1);
+        }
         byte[] k = key;
         Object[] at = position != null ? position : new Object[] {k, data, 0L, 0};
         return moveTo(db.run(txn(), false, t -> db.tree.next(t, at)));
@@ -73,6 +107,9 @@ public final class Cursor implements AutoCloseable {
     /** The previous entry (the last if the cursor is not positioned). */
     public boolean prev() {
         checkOpen();
+        if (db.recno != null) {
+            return key == null ? last() : recno() > 1 && recnoFrom(recno() - 1, -1);
+        }
         byte[] k = key;
         return move(db.run(txn(), false, t -> db.tree.lower(t, k)));
     }
@@ -81,6 +118,16 @@ public final class Cursor implements AutoCloseable {
     public boolean seek(byte[] k) {
         checkOpen();
         checkKey(k);
+        if (db.recno != null) {
+            long n = recnoKey(k);
+            byte[] d = db.get(txn(), n);
+            if (d == null) {
+                return false;
+            }
+            key = k.clone();
+            data = d;
+            return true;
+        }
         byte[][] e = db.run(txn(), false, t -> db.tree.ceiling(t, k, true));
         return e != null && java.util.Arrays.equals(e[0], k) && move(e);
     }
@@ -89,6 +136,9 @@ public final class Cursor implements AutoCloseable {
     public boolean seekRange(byte[] k) {
         checkOpen();
         checkKey(k);
+        if (db.recno != null) {
+            return recnoFrom(recnoKey(k), 1);
+        }
         return moveTo(db.run(txn(), false, t -> db.tree.seek(t, k, true)));
     }
 
@@ -107,6 +157,11 @@ public final class Cursor implements AutoCloseable {
     /** Replaces the current entry's data. */
     public void put(byte[] newData) {
         checkPositioned();
+        if (db.recno != null) {
+            db.put(txn(), recno(), newData);
+            data = newData.clone();
+            return;
+        }
         db.put(txn(), key, newData);
         data = newData.clone();
     }
@@ -114,7 +169,22 @@ public final class Cursor implements AutoCloseable {
     /** Deletes the current entry; next/prev continue from where it was. */
     public void delete() {
         checkPositioned();
+        if (db.recno != null) {
+            db.delete(txn(), recno());
+            return;
+        }
         db.delete(txn(), key);
+    }
+
+    private static long recnoKey(byte[] k) {
+        if (k.length != 8) {
+            throw new IllegalArgumentException("a RECNO key is a record number as 8 big-endian bytes, not " + k.length + " bytes");
+        }
+        long n = java.nio.ByteBuffer.wrap(k).getLong();
+        if (n < 1) {
+            throw new IllegalArgumentException("record number " + n + ": record numbers start at 1");
+        }
+        return n;
     }
 
     private void checkKey(byte[] k) {

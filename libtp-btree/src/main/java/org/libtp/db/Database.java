@@ -135,7 +135,6 @@ public final class Database implements AutoCloseable {
      * transaction of its own, committed when the cursor closes).
      */
     public Cursor openCursor(Transaction txn) {
-        btree();
         check(txn, false);
         return new Cursor(this, txn);
     }

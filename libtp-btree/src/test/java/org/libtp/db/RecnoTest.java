@@ -82,6 +82,24 @@ class RecnoTest {
         for (int n = 1; n <= model.size(); n++) {
             assertArrayEquals(model.get(n - 1), db.get(null, n), "record " + n + " seed " + seed);
         }
+        try (Cursor c = db.openCursor(null)) { // forwards and backwards over the present records
+            for (int n = 1; n <= model.size(); n++) {
+                if (model.get(n - 1) != null) {
+                    assertTrue(c.next(), "seed " + seed);
+                    assertEquals(n, c.recno());
+                    assertArrayEquals(model.get(n - 1), c.data());
+                }
+            }
+            assertFalse(c.next());
+            for (int n = model.size(); n >= 1; n--) {
+                if (model.get(n - 1) != null) {
+                    assertEquals(n, c.recno(), "seed " + seed);
+                    if (n > 1 && model.subList(0, n - 1).stream().anyMatch(x -> x != null)) {
+                        assertTrue(c.prev());
+                    }
+                }
+            }
+        }
     }
 
     @Test
