@@ -19,6 +19,6 @@
  * meta page (offset 32: u16 length, UTF-8), so recovery and rollback use the same order.
  *
  * <p>Not yet: overflow pages for data larger than a quarter page, reclaiming empty pages and
- * removed databases' files, a recno cursor.
+ * removed databases' files.
  */
 package org.libtp.btree;
