@@ -116,7 +116,10 @@ class BtreeCrashTest {
             assertEquals(List.of(), f.tree.verify(), "round " + round + " seed " + seed);
             Map<Integer, List<String>> seen = new HashMap<>();
             Transaction t = f.tp.txn().begin();
-            f.tree.scan(null, f.prot(t), (k, d) -> {
+            // No page locks for the whole-tree check (one process, after recovery): a scan in one
+            // transaction locks every leaf, and this workload leaves empty leaves behind (pages are
+            // not reclaimed yet), more than the lock table holds after a few hundred rounds.
+            f.tree.scan(null, Protection.NONE, (k, d) -> {
                 String s = new String(k, StandardCharsets.UTF_8);
                 int w = Integer.parseInt(s.substring(1, s.indexOf('/')));
                 if (!s.endsWith("/count")) {
