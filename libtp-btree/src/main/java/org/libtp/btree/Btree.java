@@ -166,7 +166,7 @@ final class Btree {
             try {
                 BtreePage bp = new BtreePage(p);
                 int i = bp.lowerBound(key, cmp);
-                return i < bp.count() && bp.compareAt(i, key, cmp) == 0 ? bp.data(i) : null;
+                return i < bp.count() && bp.compareAt(i, key, cmp) == 0 ? load(bp.data(i)) : null;
             } finally {
                 p.unlatch();
             }
@@ -189,7 +189,16 @@ final class Btree {
             try {
                 BtreePage bp = new BtreePage(p);
                 int i = bp.lowerBound(key, cmp);
-                return i < bp.count() && bp.compareAt(i, key, cmp) == 0 ? reader.apply(bp.dataView(i)) : null;
+                if (i >= bp.count() || bp.compareAt(i, key, cmp) != 0) {
+                    return null;
+                }
+                java.nio.ByteBuffer v = bp.dataView(i);
+                if (v.get(0) == INLINE) {
+                    return reader.apply(v.position(1).slice());
+                }
+                byte[] stored = new byte[v.remaining()];
+                v.get(stored);
+                return reader.apply(java.nio.ByteBuffer.wrap(load(stored)).asReadOnlyBuffer());
             } finally {
                 p.unlatch();
             }
@@ -204,13 +213,9 @@ final class Btree {
      * Stores (key, data). Returns the previous data or null. With {@code onlyIfAbsent}, an
      * existing key is left alone (and its data returned).
      */
-    byte[] put(byte[] key, byte[] data, boolean onlyIfAbsent, Protection prot, BtreeLog log) {
+    byte[] put(byte[] key, byte[] value, boolean onlyIfAbsent, Protection prot, BtreeLog log) {
         checkKey(key);
-        if (BtreePage.leafCellSize(key.length, data.length) > maxEntry) {
-            throw new IllegalArgumentException("key + data of " + (key.length + data.length) + " bytes exceed the "
-                    + (maxEntry - BtreePage.LEAF_CELL_HEADER) + " bytes an entry may have with " + bm.pageSize()
-                    + "-byte pages");
-        }
+        byte[] data = store(key, value, log); // what the leaf holds: the value inline, or a reference
         Page p = findLeaf(key, prot, LockMode.WRITE, null);
         byte[] old = null;
         try {
@@ -219,11 +224,12 @@ final class Btree {
                 BtreePage bp = new BtreePage(p);
                 int i = bp.lowerBound(key, cmp);
                 if (i < bp.count() && bp.compareAt(i, key, cmp) == 0) {
-                    old = bp.data(i);
+                    byte[] oldStored = bp.data(i);
+                    old = load(oldStored);
                     if (onlyIfAbsent) {
-                        return old;
+                        return old; // (overflow pages written for the new value stay unused)
                     }
-                    log.leafDelete(p, i, key, old); // a replace is a delete plus an insert (paper 3.2.6)
+                    log.leafDelete(p, i, key, oldStored); // a replace is a delete plus an insert (paper 3.2.6)
                     bp.delete(i);
                 }
                 if (bp.freeTotal() >= BtreePage.leafCellSize(key.length, data.length) + 2) {
@@ -317,7 +323,7 @@ final class Btree {
                 byte[] old = bp.data(i);
                 log.leafDelete(p, i, key, old);
                 bp.delete(i);
-                return old;
+                return load(old);
             } finally {
                 p.unlatch();
             }
@@ -700,7 +706,7 @@ final class Btree {
                     i++;
                 }
                 if (i < bp.count()) {
-                    return new byte[][] {bp.key(i), bp.data(i)};
+                    return new byte[][] {bp.key(i), load(bp.data(i))};
                 }
                 right = bp.rightLink();
             } finally {
@@ -737,7 +743,7 @@ final class Btree {
                             && java.util.Arrays.equals(bp.key(at.slot()), at.key())) {
                         int i = at.slot() + 1;
                         if (i < bp.count()) {
-                            return new Position(bp.key(i), bp.data(i), at.page(), i);
+                            return new Position(bp.key(i), load(bp.data(i)), at.page(), i);
                         }
                         right = bp.rightLink();
                     }
@@ -758,7 +764,7 @@ final class Btree {
                     try {
                         BtreePage bp = new BtreePage(r).check("cursor");
                         if (bp.count() > 0) {
-                            return new Position(bp.key(0), bp.data(0), right, 0);
+                            return new Position(bp.key(0), load(bp.data(0)), right, 0);
                         }
                         right = bp.rightLink();
                     } finally {
@@ -790,7 +796,7 @@ final class Btree {
                     i++;
                 }
                 if (i < bp.count()) {
-                    return new Position(bp.key(i), bp.data(i), pageNo, i);
+                    return new Position(bp.key(i), load(bp.data(i)), pageNo, i);
                 }
                 right = bp.rightLink();
             } finally {
@@ -852,7 +858,7 @@ final class Btree {
                 } else if (bp.isLeaf()) {
                     int i = key == null ? bp.count() : bp.lowerBound(key, cmp);
                     if (i > 0) {
-                        return new byte[][] {bp.key(i - 1), bp.data(i - 1)};
+                        return new byte[][] {bp.key(i - 1), load(bp.data(i - 1))};
                     }
                     next = 0;
                 } else {
@@ -896,7 +902,7 @@ final class Btree {
                 if (leaf) {
                     int i = key == null ? bp.count() : bp.lowerBound(key, cmp);
                     if (i > 0) {
-                        best = new byte[][] {bp.key(i - 1), bp.data(i - 1)};
+                        best = new byte[][] {bp.key(i - 1), load(bp.data(i - 1))};
                     }
                     // Entries split off to the right since the parent was read may still be below key.
                     byte[] hk = bp.highKey();
@@ -947,7 +953,7 @@ final class Btree {
             try {
                 int i = from == null ? 0 : bp.lowerBound(from, cmp);
                 for (; i < bp.count(); i++) {
-                    entries.add(new byte[][] {bp.key(i), bp.data(i)});
+                    entries.add(new byte[][] {bp.key(i), load(bp.data(i))});
                 }
                 right = bp.rightLink();
             } finally {
@@ -1099,6 +1105,99 @@ final class Btree {
                     + "', which is not registered: register it with EnvironmentConfig.Builder.keyOrder in every process");
         }
         return c;
+    }
+
+    // ------------------------------------------------------------------ values: inline or overflow
+
+    /** First byte of a stored value: the value follows. */
+    static final byte INLINE = 0;
+    /** First byte of a stored value: u64 first overflow page, u32 length follow. */
+    static final byte OVERFLOW = 1;
+    /** Overflow page: u64 next page (0 = last) at 32, u32 bytes used at 40, the bytes from 48. */
+    static final int OFF_OVF_NEXT = 32;
+    static final int OFF_OVF_USED = 40;
+    static final int OFF_OVF_DATA = 48;
+
+    /**
+     * The bytes a leaf stores for {@code value}: a tag byte and the value when the entry fits a
+     * quarter page; else the value goes to a chain of overflow pages (written and, in TP mode,
+     * logged as redo-only images first) and the leaf stores a reference. Overflow pages are not
+     * reclaimed when the entry goes (nor when a transaction that wrote them aborts).
+     */
+    byte[] store(byte[] key, byte[] value, BtreeLog log) {
+        if (BtreePage.leafCellSize(key.length, 1 + value.length) <= maxEntry) {
+            byte[] s = new byte[1 + value.length];
+            s[0] = INLINE;
+            System.arraycopy(value, 0, s, 1, value.length);
+            return s;
+        }
+        int per = bm.pageSize() - OFF_OVF_DATA;
+        int pages = (value.length + per - 1) / per;
+        long next = 0;
+        for (int k = pages - 1; k >= 0; k--) { // last page first, so each can link to the next
+            Page p = bm.allocate(file);
+            try {
+                p.latch();
+                try {
+                    int from = k * per;
+                    int n = Math.min(per, value.length - from);
+                    p.setType(BtreePage.OVERFLOW);
+                    p.putLong(OFF_OVF_NEXT, next);
+                    p.putInt(OFF_OVF_USED, n);
+                    p.putBytes(OFF_OVF_DATA, value, from, n);
+                    log.image(p);
+                    next = p.pageNo();
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                bm.unpin(p, true);
+            }
+        }
+        return java.nio.ByteBuffer.allocate(13).put(OVERFLOW).putLong(next).putInt(value.length).array();
+    }
+
+    /** The value of stored bytes: inline, or read from its overflow chain. */
+    byte[] load(byte[] stored) {
+        if (stored.length == 0) {
+            throw new org.libtp.core.CorruptionException("an empty stored value in file id " + file);
+        }
+        if (stored[0] == INLINE) {
+            return java.util.Arrays.copyOfRange(stored, 1, stored.length);
+        }
+        if (stored[0] != OVERFLOW || stored.length != 13) {
+            throw new org.libtp.core.CorruptionException("a stored value in file id " + file + " has tag " + stored[0]);
+        }
+        java.nio.ByteBuffer ref = java.nio.ByteBuffer.wrap(stored, 1, 12);
+        long pageNo = ref.getLong();
+        int length = ref.getInt();
+        byte[] out = new byte[length];
+        int at = 0;
+        while (at < length) {
+            if (pageNo == 0) {
+                throw new org.libtp.core.CorruptionException("the overflow chain of a value in file id " + file
+                        + " ends after " + at + " of " + length + " bytes");
+            }
+            Page p = bm.get(file, pageNo, 0);
+            try {
+                p.latch();
+                try {
+                    int n = p.getInt(OFF_OVF_USED);
+                    if (p.type() != BtreePage.OVERFLOW || n < 0 || n > length - at || n > p.size() - OFF_OVF_DATA) {
+                        throw new org.libtp.core.CorruptionException("overflow page " + pageNo + " of file id " + file
+                                + " is damaged (type " + p.type() + ", " + n + " bytes used)");
+                    }
+                    p.getBytes(OFF_OVF_DATA, out, at, n);
+                    at += n;
+                    pageNo = p.getLong(OFF_OVF_NEXT);
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                bm.unpin(p, false);
+            }
+        }
+        return out;
     }
 
     /** Unsigned lexicographic byte order (as memcmp); one instance, so pages can recognize it. */

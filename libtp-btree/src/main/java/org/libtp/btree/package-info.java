@@ -18,7 +18,9 @@
  * <p>A tree's key order is unsigned bytes or a comparator registered by name; the name is in the
  * meta page (offset 32: u16 length, UTF-8), so recovery and rollback use the same order.
  *
- * <p>Not yet: overflow pages for data larger than a quarter page, reclaiming empty pages and
- * removed databases' files.
+ * <p>Values that do not fit a quarter page with their key go to a chain of overflow pages; the
+ * leaf stores a tagged reference (see {@code Btree.store}).
+ *
+ * <p>Not yet: reclaiming empty pages, overflow chains and removed databases' files.
  */
 package org.libtp.btree;

@@ -160,7 +160,7 @@ class BtreeModelTest {
             for (int i = 0; i < 2000; i++) {
                 byte[] key = new byte[1 + rnd.nextInt(f.tree.maxKey)];
                 rnd.nextBytes(key);
-                byte[] data = new byte[rnd.nextInt(f.tree.maxEntry - BtreePage.LEAF_CELL_HEADER - key.length + 1)];
+                byte[] data = new byte[rnd.nextInt(3) == 0 ? rnd.nextInt(20_000) : rnd.nextInt(f.tree.maxEntry - BtreePage.LEAF_CELL_HEADER - key.length)];
                 f.tree.put(key, data, false, Protection.NONE, BtreeLog.NONE);
                 model.put(key, data);
             }
@@ -169,8 +169,11 @@ class BtreeModelTest {
                     () -> f.tree.put(new byte[0], new byte[1], false, Protection.NONE, BtreeLog.NONE));
             assertThrows(IllegalArgumentException.class,
                     () -> f.tree.put(new byte[f.tree.maxKey + 1], new byte[1], false, Protection.NONE, BtreeLog.NONE));
-            assertThrows(IllegalArgumentException.class,
-                    () -> f.tree.put(new byte[10], new byte[f.tree.maxEntry], false, Protection.NONE, BtreeLog.NONE));
+            byte[] big = new byte[50_000]; // overflow pages
+            rnd.nextBytes(big);
+            f.tree.put(new byte[] {7}, big, false, Protection.NONE, BtreeLog.NONE);
+            assertArrayEquals(big, f.tree.get(new byte[] {7}, Protection.NONE));
+            assertArrayEquals(big, f.tree.delete(new byte[] {7}, Protection.NONE, BtreeLog.NONE));
         }
     }
 }

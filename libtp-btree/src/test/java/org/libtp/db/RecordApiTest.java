@@ -169,7 +169,6 @@ class RecordApiTest {
         Database db = env.openDatabase(null, "bad", CREATE);
         assertThrows(IllegalArgumentException.class, () -> db.put(null, new byte[0], b("x")), "empty key");
         assertThrows(IllegalArgumentException.class, () -> db.put(null, new byte[db.maxKeyLength() + 1], b("x")));
-        assertThrows(IllegalArgumentException.class, () -> db.put(null, b("k"), new byte[5000]), "entry too large");
         assertThrows(IllegalArgumentException.class, () -> db.put(null, null, b("x")));
         assertThrows(IllegalArgumentException.class, () -> db.put(null, b("k"), null));
         assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "../x", CREATE));
@@ -280,6 +279,44 @@ class RecordApiTest {
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> env.openDatabase(null, "r", DatabaseConfig.defaults()));
             assertTrue(e.getMessage().contains("reverse"), e.getMessage());
+        }
+    }
+
+    @Test
+    void largeValuesGoToOverflowPagesThroughAbortAndReopen() {
+        Random rnd = new Random(5);
+        TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
+        try (Environment env = Environment.open(dir, EnvironmentConfig.builder().cacheBytes(1 << 20).build());
+             Database db = env.openDatabase(null, "big", CREATE)) {
+            for (int i = 0; i < 60; i++) {
+                byte[] v = new byte[rnd.nextInt(3) == 0 ? 10 : 1000 + rnd.nextInt(30_000)];
+                rnd.nextBytes(v);
+                try (Transaction t = env.beginTransaction()) {
+                    byte[] k = b("k" + rnd.nextInt(40));
+                    db.put(t, k, v);
+                    assertArrayEquals(v, db.get(t, k));
+                    if (i % 4 == 3) {
+                        t.abort();
+                    } else {
+                        t.commit();
+                        model.put(k, v);
+                    }
+                }
+            }
+            for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
+                assertArrayEquals(e.getValue(), db.get(null, e.getKey()));
+                assertEquals(e.getValue().length, (int) db.get(null, e.getKey(), java.nio.ByteBuffer::remaining));
+            }
+            assertEquals(List.of(), db.verify());
+        }
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "big", DatabaseConfig.defaults())) {
+            try (Cursor c = db.openCursor(null)) {
+                for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
+                    assertTrue(c.next());
+                    assertArrayEquals(e.getValue(), c.data());
+                }
+            }
         }
     }
 }
