@@ -194,6 +194,7 @@ public final class SharedBufferPool implements BufferManager {
         if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
             throw new UnsupportedOperationException("LibTP pages are little-endian; this platform is big-endian");
         }
+        checkSettings(env, config);
         Layout lay = Layout.of(config, env.config().maxProcesses());
         Region region = env.region(lay.spec());
         SharedBufferPool bp = new SharedBufferPool(env, storage, log, lay, region);
@@ -220,6 +221,41 @@ public final class SharedBufferPool implements BufferManager {
         }
         env.addFailCheckListener(bp.listener);
         return bp;
+    }
+
+    /**
+     * The settings live in a small fixed-size region ({@code buffer.cfg}: latch at 256, state at
+     * 320, pageSize 324, maxFiles 328, partitions 332, poolBytes 336), checked before the pool
+     * region is attached: its size depends on them, so a process with other settings would
+     * otherwise only see a fingerprint mismatch instead of the setting to fix.
+     */
+    private static void checkSettings(Environment env, BufferConfig config) {
+        Region cfg = env.region(new RegionSpec("buffer.cfg", 512, 1, new LatchArray(256, 64, 1)));
+        Memory m = cfg.memory();
+        Latch l = env.latch(cfg, 256, "buffer settings latch");
+        l.acquire();
+        try {
+            if (m.getIntVolatile(320) == 0) {
+                m.putInt(324, config.pageSize());
+                m.putInt(328, config.maxFiles());
+                m.putInt(332, config.partitions());
+                m.putLong(336, config.poolBytes());
+                m.putIntVolatile(320, 1);
+                return;
+            }
+            String what = m.getInt(324) != config.pageSize() ? "pageSize " + config.pageSize() + " (running: " + m.getInt(324) + ")"
+                    : m.getLong(336) != config.poolBytes() ? "poolBytes " + config.poolBytes() + " (running: " + m.getLong(336) + ")"
+                    : m.getInt(328) != config.maxFiles() ? "maxFiles " + config.maxFiles() + " (running: " + m.getInt(328) + ")"
+                    : m.getInt(332) != config.partitions() ? "partitions " + config.partitions() + " (running: " + m.getInt(332) + ")"
+                    : null;
+            if (what != null) {
+                throw new IllegalArgumentException("BufferConfig." + what + " differs from the running environment "
+                        + env.home() + "; every process must open it with the same buffer settings (fixed when its "
+                        + "shared regions were created)");
+            }
+        } finally {
+            l.release();
+        }
     }
 
     // ------------------------------------------------------------------ file registry

@@ -314,4 +314,13 @@ class BufferPoolTest {
             assertEquals(Lsn.NULL, Lsn.NULL);
         }
     }
+
+    @Test
+    void aProcessWithOtherBufferSettingsIsToldWhichOne() {
+        try (PageFixture f = new PageFixture(home, 16, 0)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new PageFixture(home, 32, 0));
+            assertTrue(e.getMessage().contains("poolBytes"), e.getMessage());
+            assertEquals(0, f.get(0, 0), "the running environment is unharmed");
+        }
+    }
 }
