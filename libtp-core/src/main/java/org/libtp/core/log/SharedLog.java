@@ -786,6 +786,16 @@ public final class SharedLog implements LogManager {
         }
         closed = true;
         preparer.shutdownNow();
+        try {
+            // Wait for a file being prepared ahead: nothing of this handle may touch the
+            // directory after close returns (a caller may delete it then).
+            if (!preparer.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                LOG.warn("the log file being prepared ahead in {} did not finish within 30 s of close",
+                        storage.directory());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (StorageFile f : files.values()) {
             try {
                 f.close();
