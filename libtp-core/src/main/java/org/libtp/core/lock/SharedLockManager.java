@@ -837,25 +837,26 @@ public final class SharedLockManager implements LockManager {
      * transaction's (or an unfinished release by a dead process). Idempotent: a second call, or
      * one for an id the locker no longer has, does nothing.
      */
-    private void release(int slot, long txnId) {
+    /** Releases the chain of {@code txnId} in {@code slot} if it is still there; true if this call did. */
+    private boolean release(int slot, long txnId) {
         long lk = locker(slot);
         while (true) {
             long w = mem.getLongVolatile(lk + L_TXN);
             if (w == txnId) {
                 if (mem.compareAndSetLong(lk + L_TXN, w, claimWord)) {
                     releaseClaimed(slot, w);
-                    return;
+                    return true;
                 }
                 continue;
             }
             if (w < 0 && !claimerAlive(w)) {
                 if (mem.compareAndSetLong(lk + L_TXN, w, claimWord)) {
                     releaseClaimed(slot, w);
-                    return;
+                    return true;
                 }
                 continue;
             }
-            return; // not this transaction's chain, or a live releaser has it
+            return false; // not this transaction's chain, or a live releaser has it
         }
     }
 
@@ -975,9 +976,12 @@ public final class SharedLockManager implements LockManager {
             if (txns.txnIdAt(s) == w) {
                 continue; // still running (or not yet told to end)
             }
-            LOG.info("transaction slot {}: releasing the locks of ended transaction {}", s, w);
-            release(s, w);
-            released++;
+            // The transaction may just have ended normally (its own end listener then released the
+            // chain) and another begun in the slot: release() claims only a chain still named w.
+            if (release(s, w)) {
+                LOG.info("transaction slot {}: released the locks of ended transaction {}", s, w);
+                released++;
+            }
         }
         return released;
     }
