@@ -694,31 +694,8 @@ final class Btree {
      * {@code key} null means the first entry. Locks the leaves it reads (READ, kept).
      */
     byte[][] ceiling(byte[] key, boolean inclusive, Protection prot) {
-        byte[] start = key == null ? new byte[0] : key;
-        Page p = key == null ? leftmost(prot) : findLeaf(start, prot, LockMode.READ, null);
-        while (true) {
-            long right;
-            p.latch();
-            try {
-                BtreePage bp = new BtreePage(p);
-                int i = key == null ? 0 : bp.lowerBound(key, cmp);
-                if (!inclusive && key != null && i < bp.count() && bp.compareAt(i, key, cmp) == 0) {
-                    i++;
-                }
-                if (i < bp.count()) {
-                    return new byte[][] {bp.key(i), load(bp.data(i))};
-                }
-                right = bp.rightLink();
-            } finally {
-                p.unlatch();
-                bm.unpin(p, false);
-            }
-            if (right == 0) {
-                return null;
-            }
-            prot.lock(right, LockMode.READ);
-            p = bm.get(file, right, 0);
-        }
+        Position p = seek(key, inclusive, prot);
+        return p == null ? null : new byte[][] {p.key(), p.data()};
     }
 
     /** A cursor position: the entry and where it was seen (a hint for the next step). */
