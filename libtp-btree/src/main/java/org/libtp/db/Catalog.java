@@ -46,40 +46,19 @@ final class Catalog {
         });
     }
 
-    private interface Op<T> {
-        T run(org.libtp.core.txn.Transaction t);
-    }
-
     /** Runs {@code op} in the caller's transaction, or in one of its own (retried after a deadlock). */
-    private <T> T inTxn(Transaction txn, Op<T> op) {
+    private <T> T inTxn(Transaction txn, java.util.function.Function<org.libtp.core.txn.Transaction, T> op) {
         return inTxn(txn, true, op);
     }
 
-    private <T> T inTxn(Transaction txn, boolean write, Op<T> op) {
+    private <T> T inTxn(Transaction txn, boolean write, java.util.function.Function<org.libtp.core.txn.Transaction, T> op) {
         if (txn != null) {
             if (write) {
                 txn.checkWritable();
             }
-            return op.run(txn.txn);
+            return op.apply(txn.txn);
         }
-        for (int attempt = 0; ; attempt++) {
-            org.libtp.core.txn.Transaction t = env.tp.txn().begin();
-            try {
-                T r = op.run(t);
-                env.tp.txn().commit(t);
-                return r;
-            } catch (org.libtp.core.DeadlockException e) {
-                env.tp.txn().abort(t);
-                if (attempt >= 20) {
-                    throw e;
-                }
-            } catch (RuntimeException | Error e) {
-                if (!t.isFinished()) {
-                    env.tp.txn().abort(t);
-                }
-                throw e;
-            }
-        }
+        return env.autoCommit(op);
     }
 
     private static byte[] bytes(String s) {

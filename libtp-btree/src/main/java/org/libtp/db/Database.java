@@ -1,7 +1,6 @@
 package org.libtp.db;
 
 import org.libtp.btree.AccessMethods;
-import org.libtp.core.DeadlockException;
 import org.libtp.core.lock.LockMode;
 import org.libtp.core.lock.LockObject;
 
@@ -167,27 +166,7 @@ public final class Database implements AutoCloseable {
         check(txn, write);
         switch (env.config.mode()) {
             case TP:
-                if (txn != null) {
-                    return op.apply(txn.txn);
-                }
-                for (int attempt = 0; ; attempt++) {
-                    org.libtp.core.txn.Transaction t = env.tp.txn().begin();
-                    try {
-                        T r = op.apply(t);
-                        env.tp.txn().commit(t);
-                        return r;
-                    } catch (DeadlockException e) {
-                        env.tp.txn().abort(t);
-                        if (attempt >= 100) {
-                            throw e;
-                        }
-                    } catch (RuntimeException | Error e) {
-                        if (!t.isFinished()) {
-                            env.tp.txn().abort(t);
-                        }
-                        throw e;
-                    }
-                }
+                return txn != null ? op.apply(txn.txn) : env.autoCommit(op);
             case SHARED: {
                 // One lock on the whole database per operation: readers share, a writer is alone.
                 org.libtp.core.txn.Transaction t = env.tp.txn().begin();

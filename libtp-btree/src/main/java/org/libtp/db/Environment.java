@@ -166,6 +166,34 @@ public final class Environment implements AutoCloseable {
         tp.buffers().sync();
     }
 
+    /** Retries of an auto-committed operation chosen as a deadlock victim before giving up. */
+    static final int AUTO_COMMIT_RETRIES = 100;
+
+    /**
+     * Runs {@code op} in a transaction of its own (auto-commit): commits it, or aborts it and
+     * rethrows; a deadlock victim is aborted and run again, up to {@link #AUTO_COMMIT_RETRIES}.
+     */
+    <T> T autoCommit(java.util.function.Function<org.libtp.core.txn.Transaction, T> op) {
+        for (int attempt = 0; ; attempt++) {
+            org.libtp.core.txn.Transaction t = tp.txn().begin();
+            try {
+                T r = op.apply(t);
+                tp.txn().commit(t);
+                return r;
+            } catch (org.libtp.core.DeadlockException e) {
+                tp.txn().abort(t);
+                if (attempt >= AUTO_COMMIT_RETRIES) {
+                    throw e;
+                }
+            } catch (RuntimeException | Error e) {
+                if (!t.isFinished()) {
+                    tp.txn().abort(t);
+                }
+                throw e;
+            }
+        }
+    }
+
     void checkTxn(Transaction txn) {
         if (txn != null) {
             if (txn.env != this) {
