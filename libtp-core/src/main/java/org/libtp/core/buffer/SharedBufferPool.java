@@ -814,18 +814,23 @@ public final class SharedBufferPool implements BufferManager {
      */
     private void writeDirty(int fileId, long before) {
         if (log != null) {
-            log.flush(log.endLsn(), Durability.SYNC); // one force up front, not one per frame under its latch
+            // One write-ahead force up front, to the newest change of the pages to be written,
+            // rather than one per frame under its latch (and none if nothing needs it).
+            long upTo = Lsn.NULL;
+            for (int f = 0; f < frames; f++) {
+                if (toWrite(f, fileId, before)) {
+                    upTo = Math.max(upTo, mem.getLongVolatile(meta(f) + FR_FLUSH_LSN));
+                }
+            }
+            if (upTo > log.flushedLsn()) {
+                log.flush(upTo, Durability.SYNC);
+            }
         }
         for (int f = 0; f < frames; f++) {
+            if (!toWrite(f, fileId, before)) {
+                continue;
+            }
             long m = meta(f);
-            if (mem.getIntVolatile(m + FR_DIRTY) == 0 || mem.getIntVolatile(m + FR_STATE) != VALID
-                    || fileId != 0 && mem.getInt(m + FR_FILE) != fileId) {
-                continue;
-            }
-            long rec = mem.getLongVolatile(m + FR_REC_LSN);
-            if (rec != Lsn.NULL && rec >= before) {
-                continue;
-            }
             frameLatches[f].acquire();
             try {
                 if (mem.getIntVolatile(m + FR_DIRTY) != 0 && mem.getIntVolatile(m + FR_STATE) == VALID
@@ -836,6 +841,17 @@ public final class SharedBufferPool implements BufferManager {
                 frameLatches[f].release();
             }
         }
+    }
+
+    /** Unlatched look: frame {@code f} is dirty, of {@code fileId} (0 = any), and due before {@code before}. */
+    private boolean toWrite(int f, int fileId, long before) {
+        long m = meta(f);
+        if (mem.getIntVolatile(m + FR_DIRTY) == 0 || mem.getIntVolatile(m + FR_STATE) != VALID
+                || fileId != 0 && mem.getInt(m + FR_FILE) != fileId) {
+            return false;
+        }
+        long rec = mem.getLongVolatile(m + FR_REC_LSN);
+        return rec == Lsn.NULL || rec < before;
     }
 
     private void force(int fileId) {
