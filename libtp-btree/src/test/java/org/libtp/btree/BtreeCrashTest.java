@@ -168,12 +168,7 @@ class BtreeCrashTest {
                     c.awaitLine("READY", Duration.ofSeconds(60));
                 }
                 Thread.sleep(150 + rnd.nextInt(500));
-                for (ChildJvm c : cs) {
-                    c.signalKill();
-                }
-                for (ChildJvm c : cs) {
-                    c.kill();
-                }
+                ChildJvm.killAll(cs);
             } finally {
                 ChildJvm.closeAll(cs);
             }

@@ -110,12 +110,7 @@ class BufferCrashTest {
                     c.awaitLine("READY", Duration.ofSeconds(60));
                 }
                 Thread.sleep(100 + rnd.nextInt(600));
-                for (ChildJvm c : cs) {
-                    c.signalKill();
-                }
-                for (ChildJvm c : cs) {
-                    c.kill();
-                }
+                ChildJvm.killAll(cs);
             } finally {
                 ChildJvm.closeAll(cs);
             }

@@ -235,6 +235,19 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /** Closes all, ignoring nothing: every child is killed if still alive. */
+    /**
+     * SIGKILLs every child first (so they die at about the same moment, as in a machine crash),
+     * then waits for each and drains its output.
+     */
+    public static void killAll(List<ChildJvm> children) {
+        for (ChildJvm c : children) {
+            c.signalKill();
+        }
+        for (ChildJvm c : children) {
+            c.kill();
+        }
+    }
+
     public static void closeAll(List<ChildJvm> children) {
         for (ChildJvm c : children) {
             c.close();

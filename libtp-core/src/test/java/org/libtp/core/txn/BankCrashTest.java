@@ -127,12 +127,7 @@ class BankCrashTest {
                         }
                     }
                 }
-                for (ChildJvm c : cs) {
-                    c.signalKill();
-                }
-                for (ChildJvm c : cs) {
-                    c.kill();
-                }
+                ChildJvm.killAll(cs);
             } finally {
                 ChildJvm.closeAll(cs);
             }

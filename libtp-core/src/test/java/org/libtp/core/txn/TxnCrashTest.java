@@ -144,12 +144,7 @@ class TxnCrashTest {
                     c.awaitLine("READY", Duration.ofSeconds(60));
                 }
                 Thread.sleep(50 + rnd.nextInt(400));
-                for (ChildJvm c : cs) {
-                    c.signalKill();
-                }
-                for (ChildJvm c : cs) {
-                    c.kill();
-                }
+                ChildJvm.killAll(cs);
             } finally {
                 ChildJvm.closeAll(cs);
             }
