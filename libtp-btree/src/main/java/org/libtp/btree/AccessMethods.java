@@ -18,11 +18,35 @@ import java.util.function.Function;
 public final class AccessMethods {
     private final TxnEnvironment tp;
     private final Function<String, Comparator<byte[]>> orders;
+    private final EndActions endActions = new EndActions();
+    private final Btree.Epochs epochs;
 
     /** {@code orders}: the registered key orders by name (null for an unknown name). */
     public AccessMethods(TxnEnvironment tp, Function<String, Comparator<byte[]>> orders) {
         this.tp = tp;
         this.orders = orders;
+        this.epochs = new Btree.Epochs() {
+            @Override
+            public long nextId() {
+                return tp.txn().nextId();
+            }
+
+            @Override
+            public long oldestActive() {
+                return tp.txn().oldestActiveId();
+            }
+        };
+    }
+
+    /**
+     * Tells the access methods that {@code txn} (of this process) has committed or aborted:
+     * frees the overflow pages its committed deletes and replaces (or its aborted inserts) left
+     * unused and unlinks the leaves its committed deletes emptied, in a transaction of their own
+     * committed without a force (a crash before that log reaches the disk leaks the pages, no
+     * more). Call after every commit and abort.
+     */
+    public void ended(Transaction txn, boolean committed) {
+        endActions.ended(tp, txn, committed);
     }
 
     /**
@@ -35,13 +59,13 @@ public final class AccessMethods {
 
     /** A tree to be created with key order {@code orderName} (null: unsigned bytes). */
     public Tree newTree(int fileId, String orderName) {
-        return new Tree(new Btree(tp.buffers(), fileId, Btree.resolve(orderName, orders, fileId), orderName));
+        return new Tree(new Btree(tp.buffers(), fileId, Btree.resolve(orderName, orders, fileId), orderName, epochs));
     }
 
     /** An existing tree, in the key order its meta page names. */
     public Tree tree(int fileId) {
         String name = Btree.orderName(tp.buffers(), fileId);
-        return new Tree(new Btree(tp.buffers(), fileId, Btree.resolve(name, orders, fileId), name));
+        return new Tree(new Btree(tp.buffers(), fileId, Btree.resolve(name, orders, fileId), name, epochs));
     }
 
     /** A recno database on registered file {@code fileId}. */
@@ -62,7 +86,7 @@ public final class AccessMethods {
         }
 
         private BtreeLog log(Transaction txn) {
-            return txn == null ? BtreeLog.NONE : new TxnBtreeLog(txn, tp.pages());
+            return txn == null ? BtreeLog.NONE : new TxnBtreeLog(txn, tp.pages(), endActions);
         }
 
         public int fileId() {
@@ -132,10 +156,15 @@ public final class AccessMethods {
             tree.scan(from, prot(txn), visitor);
         }
 
-        /** {levels, pages, entries, leafPages, leafFillPercent}. */
+        /** {levels, pages, entries, leafPages, leafFillPercent, freePages}. */
         public double[] stats() {
             Btree.Stats s = tree.stats();
-            return new double[] {s.levels(), s.pages(), s.entries(), s.leafPages(), s.leafFill()};
+            return new double[] {s.levels(), s.pages(), s.entries(), s.leafPages(), s.leafFill(), s.freePages()};
+        }
+
+        /** Unlinks empty leaves left behind; returns the pages freed. */
+        public long compact(Transaction txn) {
+            return tree.compact(prot(txn), log(txn));
         }
 
         public List<String> verify() {

@@ -33,18 +33,63 @@ final class Btree {
     /** The key order's registered name, null for unsigned bytes; recorded in the meta page. */
     final String orderName;
 
-    /** Meta page: the key order's name at {@link #OFF_ORDER}: u16 length, UTF-8 bytes. */
-    static final int OFF_ORDER = 32;
+    /** The drain rule's transaction ids (see {@link #free}). */
+    final Epochs epochs;
+    /** The highest {@link Epochs#oldestActive()} seen: it only grows, so no need to ask again below it. */
+    private volatile long horizonSeen;
 
-    Btree(BufferManager bm, int file, Comparator<byte[]> cmp) {
-        this(bm, file, cmp, null);
+    /**
+     * Meta page layout (after the buffer manager's 32-byte page header):
+     * <pre>
+     *  offset size field
+     *      32    2 order name length (0: unsigned bytes), then up to 64 bytes of UTF-8 name
+     *     128    8 freeHead   first page of the free list (0: empty); pages leave from here
+     *     136    8 freeTail   last page of the free list; freed pages join here
+     *     144    8 freeCount  pages on the free list
+     * </pre>
+     * A free page ({@link BtreePage#FREE}) holds its successor at {@link #OFF_FREE_NEXT} and at
+     * {@link #OFF_FREE_WATERMARK} the transaction id that was next when it was freed: it is
+     * reused only once every transaction below that id has ended (0: at once).
+     */
+    static final int OFF_ORDER = 32;
+    static final int OFF_FREE_HEAD = 128;
+    static final int OFF_FREE_TAIL = 136;
+    static final int OFF_FREE_COUNT = 144;
+    static final int OFF_FREE_NEXT = 32;
+    static final int OFF_FREE_WATERMARK = 40;
+
+    /** Transaction ids for the drain rule of freed pages. */
+    interface Epochs {
+        /** The id the next transaction will get. */
+        long nextId();
+
+        /** Every transaction with a smaller id has ended. */
+        long oldestActive();
+
+        /** Nothing known (recovery, rollback): only pages freed without a drain are reused. */
+        Epochs NONE = new Epochs() {
+            @Override
+            public long nextId() {
+                return Long.MAX_VALUE;
+            }
+
+            @Override
+            public long oldestActive() {
+                return 0;
+            }
+        };
     }
 
-    Btree(BufferManager bm, int file, Comparator<byte[]> cmp, String orderName) {
+    Btree(BufferManager bm, int file, Comparator<byte[]> cmp) {
+        this(bm, file, cmp, null, Epochs.NONE);
+    }
+
+    Btree(BufferManager bm, int file, Comparator<byte[]> cmp, String orderName, Epochs epochs) {
         this.bm = bm;
         this.file = file;
         this.cmp = cmp;
         this.orderName = orderName;
+        this.epochs = epochs;
         // At least four entries fit a page, so a split always leaves room for the new one.
         this.maxEntry = (bm.pageSize() - BtreePage.OFF_SLOTS) / 4 - 2 - 8;
         // Keys are also separators and high keys: at least five fit an internal page.
@@ -102,6 +147,15 @@ final class Btree {
             long child = 0;
             boolean childIsLeaf = false;
             try {
+                if (bp.isFree()) { // unlinked since the pointer to it was read: start again
+                    p.unlatch();
+                    bm.unpin(p, false);
+                    prot.unlock(pageNo);
+                    pageNo = ROOT;
+                    prot.lock(pageNo, LockMode.READ);
+                    readLocked = true;
+                    continue;
+                }
                 bp.check("descent");
                 leafPage = bp.isLeaf();
                 beyond = bp.beyondHighKey(key, cmp);
@@ -111,7 +165,9 @@ final class Btree {
                     childIsLeaf = bp.level() == 1;
                 }
             } finally {
-                p.unlatch();
+                if (p.isLatched()) {
+                    p.unlatch();
+                }
             }
             if (leafPage && readLocked && leafMode == LockMode.WRITE) {
                 // A leaf reached under a READ lock (the root is a leaf): convert.
@@ -218,6 +274,7 @@ final class Btree {
         byte[] data = store(key, value, log); // what the leaf holds: the value inline, or a reference
         Page p = findLeaf(key, prot, LockMode.WRITE, null);
         byte[] old = null;
+        long unused = 0; // an overflow chain no longer used once this commits
         try {
             p.latch();
             try {
@@ -227,8 +284,10 @@ final class Btree {
                     byte[] oldStored = bp.data(i);
                     old = load(oldStored);
                     if (onlyIfAbsent) {
-                        return old; // (overflow pages written for the new value stay unused)
+                        unused = overflowPage(data); // the new value's chain, if any, is not used
+                        return old;
                     }
+                    unused = overflowPage(oldStored);
                     log.leafDelete(p, i, key, oldStored); // a replace is a delete plus an insert (paper 3.2.6)
                     bp.delete(i);
                 }
@@ -240,6 +299,10 @@ final class Btree {
             } finally {
                 if (p.isLatched()) {
                     p.unlatch();
+                }
+                if (unused != 0) {
+                    long chain = unused;
+                    log.onEnd(true, file, (pr, l) -> freeChain(chain, l)); // outside the leaf latch: freeing latches the meta page
                 }
             }
             splitAndInsert(p, key, data, prot, log);
@@ -257,11 +320,19 @@ final class Btree {
     void reinsertFrom(long pageNo, byte[] key, byte[] data, BtreeLog log) {
         pageNo = leafFrom(pageNo, key);
         while (true) {
+            if (pageNo < 0) {
+                pageNo = leafFrom(ROOT, key);
+            }
             Page p = bm.get(file, pageNo, 0);
             try {
                 p.latch();
                 try {
-                    BtreePage bp = new BtreePage(p).check("undo");
+                    BtreePage bp = new BtreePage(p);
+                    if (bp.isFree()) {
+                        pageNo = -1; // search from the root, once this latch is released
+                        continue;
+                    }
+                    bp.check("undo");
                     if (bp.beyondHighKey(key, cmp)) {
                         pageNo = bp.rightLink();
                         continue;
@@ -295,7 +366,12 @@ final class Btree {
             try {
                 p.latch();
                 try {
-                    BtreePage bp = new BtreePage(p).check("undo");
+                    BtreePage bp = new BtreePage(p);
+                    if (bp.isFree()) { // unlinked (its keys went left): search from the root
+                        pageNo = ROOT;
+                        continue;
+                    }
+                    bp.check("undo");
                     if (bp.isLeaf()) {
                         return pageNo;
                     }
@@ -312,24 +388,37 @@ final class Btree {
     /** Removes {@code key}; returns its data or null if absent. */
     byte[] delete(byte[] key, Protection prot, BtreeLog log) {
         Page p = findLeaf(key, prot, LockMode.WRITE, null);
+        long pageNo = p.pageNo();
+        byte[] old;
+        boolean empty;
         try {
             p.latch();
             try {
                 BtreePage bp = new BtreePage(p);
                 int i = bp.lowerBound(key, cmp);
-                if (i >= bp.count() || cmp.compare(bp.key(i), key) != 0) {
+                if (i >= bp.count() || bp.compareAt(i, key, cmp) != 0) {
                     return null;
                 }
-                byte[] old = bp.data(i);
+                old = bp.data(i);
                 log.leafDelete(p, i, key, old);
                 bp.delete(i);
-                return load(old);
+                empty = bp.count() == 0;
             } finally {
                 p.unlatch();
             }
         } finally {
             bm.unpin(p, true);
         }
+        byte[] value = load(old);
+        long chain = overflowPage(old);
+        if (chain != 0) {
+            log.onEnd(true, file, (pr, l) -> freeChain(chain, l));
+        }
+        if (empty && pageNo != ROOT) {
+            byte[] k = key.clone();
+            log.onEnd(true, file, (pr, l) -> reclaim(pageNo, k, pr, l)); // once the emptiness is committed
+        }
+        return value;
     }
 
     /**
@@ -356,7 +445,7 @@ final class Btree {
             }
             return;
         }
-        Page right = bm.allocate(file);
+        Page right = allocate(log);
         prot.lock(right.pageNo(), LockMode.WRITE); // new: nobody waits; kept like any leaf lock
         byte[] separator;
         try {
@@ -419,8 +508,11 @@ final class Btree {
         for (int j = 0; j < m; j++) {
             total += size[j];
         }
-        if (at == n && oldHigh == null && total - size[n] + 2 + newKey.length <= room) {
-            k = n; // append at the end of the rightmost page: l stays full, the new entry opens r
+        if (at == n && (oldHigh == null || leaf) && total - size[n] + 2 + newKey.length <= room) {
+            // Appending at the end of a page (the rightmost, or a leaf below its high key, as
+            // when ascending keys fill a gap between existing ones): l stays full, the new entry
+            // opens r. Sorted loads then leave full pages (paper footnote 5).
+            k = n;
         } else {
             int best = Integer.MAX_VALUE;
             int left = 0;
@@ -546,7 +638,7 @@ final class Btree {
                 postSeparator(separator, child, level, prot, log);
                 return;
             }
-            Page right = bm.allocate(file);
+            Page right = allocate(log);
             byte[] up;
             try {
                 p.latch();
@@ -601,6 +693,15 @@ final class Btree {
             long child = 0;
             p.latch();
             try {
+                if (bp.isFree()) { // unlinked since the pointer to it was read: start again
+                    p.unlatch();
+                    bm.unpin(p, false);
+                    prot.unlock(pageNo);
+                    pageNo = ROOT;
+                    mode = LockMode.READ;
+                    prot.lock(pageNo, mode);
+                    continue;
+                }
                 bp.check("ascent");
                 lv = bp.level();
                 beyond = bp.beyondHighKey(key, cmp);
@@ -609,7 +710,9 @@ final class Btree {
                     child = bp.child(bp.childSlot(key, cmp));
                 }
             } finally {
-                p.unlatch();
+                if (p.isLatched()) {
+                    p.unlatch();
+                }
             }
             if (lv == level && mode == LockMode.READ) {
                 bm.unpin(p, false);
@@ -648,8 +751,8 @@ final class Btree {
      * pages at its level, and it becomes an internal page one level up pointing to them.
      */
     private void splitRoot(Page root, Protection prot, BtreeLog log) {
-        Page a = bm.allocate(file);
-        Page b = bm.allocate(file);
+        Page a = allocate(log);
+        Page b = allocate(log);
         try {
             root.latch();
             a.latch();
@@ -739,7 +842,12 @@ final class Btree {
                 try {
                     r.latch();
                     try {
-                        BtreePage bp = new BtreePage(r).check("cursor");
+                        BtreePage bp = new BtreePage(r);
+                        if (bp.isFree()) {
+                            right = -1; // unlinked meanwhile: search from the root
+                            break;
+                        }
+                        bp.check("cursor");
                         if (bp.count() > 0) {
                             return new Position(bp.key(0), load(bp.data(0)), right, 0);
                         }
@@ -768,6 +876,14 @@ final class Btree {
             p.latch();
             try {
                 BtreePage bp = new BtreePage(p);
+                if (bp.isFree()) { // moved right onto a page unlinked meanwhile: start again
+                    p.unlatch();
+                    bm.unpin(p, false);
+                    prot.unlock(pageNo);
+                    p = key == null ? leftmost(prot) : findLeaf(start, prot, LockMode.READ, null);
+                    continue;
+                }
+                bp.check("cursor");
                 int i = key == null ? 0 : bp.lowerBound(key, cmp);
                 if (!inclusive && key != null && i < bp.count() && bp.compareAt(i, key, cmp) == 0) {
                     i++;
@@ -777,8 +893,10 @@ final class Btree {
                 }
                 right = bp.rightLink();
             } finally {
-                p.unlatch();
-                bm.unpin(p, false);
+                if (p.isLatched()) {
+                    p.unlatch();
+                    bm.unpin(p, false);
+                }
             }
             if (right == 0) {
                 return null;
@@ -797,7 +915,16 @@ final class Btree {
             long child;
             p.latch();
             try {
-                BtreePage bp = new BtreePage(p).check("descent");
+                BtreePage bp = new BtreePage(p);
+                if (bp.isFree()) { // unlinked meanwhile: start again
+                    p.unlatch();
+                    bm.unpin(p, false);
+                    prot.unlock(pageNo);
+                    pageNo = ROOT;
+                    prot.lock(pageNo, LockMode.READ);
+                    continue;
+                }
+                bp.check("descent");
                 if (bp.isLeaf()) {
                     return p;
                 }
@@ -829,8 +956,10 @@ final class Btree {
             long next;
             p.latch();
             try {
-                BtreePage bp = new BtreePage(p).check("descent");
-                if (key != null && bp.beyondHighKey(key, cmp)) {
+                BtreePage bp = new BtreePage(p);
+                if (bp.isFree()) { // unlinked meanwhile: start again
+                    next = -1;
+                } else if (bp.check("descent") != null && key != null && bp.beyondHighKey(key, cmp)) {
                     next = bp.rightLink();
                 } else if (bp.isLeaf()) {
                     int i = key == null ? bp.count() : bp.lowerBound(key, cmp);
@@ -849,6 +978,10 @@ final class Btree {
                 p.unlatch();
                 bm.unpin(p, false);
             }
+            if (next == -1) {
+                prot.unlock(pageNo);
+                return floorBelow(key, prot);
+            }
             if (next == 0) {
                 prot.unlock(pageNo);
                 break;
@@ -861,8 +994,12 @@ final class Btree {
             return null;
         }
         // The greatest entry below key in the remembered subtree: its last entry before key.
-        return lastIn(leftSubtree, key, prot);
+        byte[][] last = lastIn(leftSubtree, key, prot);
+        return last == RESTART ? floorBelow(key, prot) : last;
     }
+
+    /** lastIn reached a page unlinked meanwhile. */
+    private static final byte[][] RESTART = new byte[0][];
 
     /** The greatest entry &lt; key (key null: any) in the subtree rooted at {@code pageNo}. */
     private byte[][] lastIn(long pageNo, byte[] key, Protection prot) {
@@ -874,7 +1011,14 @@ final class Btree {
             boolean leaf;
             p.latch();
             try {
-                BtreePage bp = new BtreePage(p).check("descent");
+                BtreePage bp = new BtreePage(p);
+                if (bp.isFree()) {
+                    p.unlatch();
+                    bm.unpin(p, false);
+                    prot.unlock(pageNo);
+                    return RESTART;
+                }
+                bp.check("descent");
                 leaf = bp.isLeaf();
                 if (leaf) {
                     int i = key == null ? bp.count() : bp.lowerBound(key, cmp);
@@ -922,22 +1066,39 @@ final class Btree {
     void scan(byte[] from, Protection prot, java.util.function.BiPredicate<byte[], byte[]> visitor) {
         byte[] start = from == null ? new byte[0] : from;
         Page p = findLeaf(start, prot, LockMode.READ, null);
+        byte[] last = null; // the last key visited: a restart resumes after it
         while (true) {
             BtreePage bp = new BtreePage(p);
             List<byte[][]> entries = new ArrayList<>();
             long right;
+            boolean restart = false;
             p.latch(); // copied under the latch; the visitor runs without it (it may call back in)
             try {
-                int i = from == null ? 0 : bp.lowerBound(from, cmp);
-                for (; i < bp.count(); i++) {
-                    entries.add(new byte[][] {bp.key(i), load(bp.data(i))});
+                if (bp.isFree()) {
+                    restart = true;
+                    right = 0;
+                } else {
+                    bp.check("scan");
+                    int i = last != null ? bp.lowerBound(last, cmp) : from == null ? 0 : bp.lowerBound(from, cmp);
+                    for (; i < bp.count(); i++) {
+                        byte[] k = bp.key(i);
+                        if (last == null || cmp.compare(k, last) > 0) {
+                            entries.add(new byte[][] {k, load(bp.data(i))});
+                        }
+                    }
+                    right = bp.rightLink();
                 }
-                right = bp.rightLink();
             } finally {
                 p.unlatch();
             }
             bm.unpin(p, false);
+            if (restart) { // moved right onto a page unlinked meanwhile
+                prot.unlock(p.pageNo());
+                p = findLeaf(last != null ? last : start, prot, LockMode.READ, null);
+                continue;
+            }
             for (byte[][] e : entries) {
+                last = e[0];
                 if (!visitor.test(e[0], e[1])) {
                     return;
                 }
@@ -951,7 +1112,22 @@ final class Btree {
     }
 
     /** Structure statistics: {levels, pages, entries, leafPages, usedBytesPercent}. */
-    record Stats(int levels, long pages, long entries, long leafPages, double leafFill) {
+    record Stats(int levels, long pages, long entries, long leafPages, double leafFill, long freePages) {
+    }
+
+    /** Pages on the free list (the meta page's count). */
+    long freePages() {
+        Page m = bm.get(file, META_PAGE, 0);
+        try {
+            m.latch();
+            try {
+                return m.getLong(OFF_FREE_COUNT);
+            } finally {
+                m.unlatch();
+            }
+        } finally {
+            bm.unpin(m, false);
+        }
     }
 
     Stats stats() {
@@ -972,7 +1148,7 @@ final class Btree {
             bm.unpin(p, false);
         }
         return new Stats(levels, bm.pageCount(file), entries, leaves,
-                leaves == 0 ? 0 : 100.0 * used / (leaves * (double) bm.pageSize()));
+                leaves == 0 ? 0 : 100.0 * used / (leaves * (double) bm.pageSize()), freePages());
     }
 
     private long leftmostLeaf() {
@@ -1042,10 +1218,52 @@ final class Btree {
                 }
                 first = nextFirst;
             }
+            verifyFreeList(problems);
         } catch (RuntimeException e) {
             problems.add(e.toString());
         }
         return problems;
+    }
+
+    /** The free list: every page on it free, no loop, its count and tail as the meta page says. */
+    private void verifyFreeList(List<String> problems) {
+        Page m = bm.get(file, META_PAGE, 0);
+        long head;
+        long tail;
+        long count;
+        try {
+            head = m.getLong(OFF_FREE_HEAD);
+            tail = m.getLong(OFF_FREE_TAIL);
+            count = m.getLong(OFF_FREE_COUNT);
+        } finally {
+            bm.unpin(m, false);
+        }
+        long pages = bm.pageCount(file);
+        long seen = 0;
+        long last = 0;
+        long pageNo = head;
+        while (pageNo != 0) {
+            if (pageNo <= ROOT || pageNo >= pages || seen > pages) {
+                problems.add("free list: page " + pageNo + " after " + seen + " pages is out of range or the list loops");
+                return;
+            }
+            Page p = bm.get(file, pageNo, 0);
+            try {
+                if (p.type() != BtreePage.FREE) {
+                    problems.add("free list: page " + pageNo + " has type " + p.type());
+                    return;
+                }
+                last = pageNo;
+                seen++;
+                pageNo = p.getLong(OFF_FREE_NEXT);
+            } finally {
+                bm.unpin(p, false);
+            }
+        }
+        if (seen != count || last != tail) {
+            problems.add("free list: " + seen + " pages ending at " + last + ", the meta page says " + count
+                    + " ending at " + tail);
+        }
     }
 
     /** The key order name recorded in file {@code file}'s meta page (null: unsigned bytes). */
@@ -1084,6 +1302,508 @@ final class Btree {
         return c;
     }
 
+    // ------------------------------------------------------------------ page reclamation
+
+    /**
+     * A page for new content, pinned and not latched: the free list's head if it may be reused
+     * (its watermark passed), else a new page at the end of the file. The caller formats it and
+     * logs its image. A crash between taking it off the list and that image leaks it.
+     */
+    Page allocate(BtreeLog log) {
+        Page meta = bm.get(file, META_PAGE, 0);
+        Page taken = null;
+        boolean changed = false;
+        try {
+            meta.latch();
+            try {
+                long head = meta.getLong(OFF_FREE_HEAD);
+                if (head != 0) {
+                    Page p = bm.get(file, head, 0);
+                    try {
+                        p.latch();
+                        try {
+                            if (p.type() != BtreePage.FREE) {
+                                throw new org.libtp.core.CorruptionException("page " + head + " of file id " + file
+                                        + " heads the free list but has type " + p.type()
+                                        + "; run verify, and restore from a backup");
+                            }
+                            if (reusable(p.getLong(OFF_FREE_WATERMARK))) {
+                                long next = p.getLong(OFF_FREE_NEXT);
+                                meta.putLong(OFF_FREE_HEAD, next);
+                                if (next == 0) {
+                                    meta.putLong(OFF_FREE_TAIL, 0);
+                                }
+                                meta.putLong(OFF_FREE_COUNT, meta.getLong(OFF_FREE_COUNT) - 1);
+                                log.image(meta);
+                                changed = true;
+                                taken = p;
+                            }
+                        } finally {
+                            p.unlatch();
+                        }
+                    } finally {
+                        if (taken == null) {
+                            bm.unpin(p, false);
+                        }
+                    }
+                }
+            } finally {
+                meta.unlatch();
+            }
+        } finally {
+            bm.unpin(meta, changed);
+        }
+        return taken != null ? taken : bm.allocate(file);
+    }
+
+    private boolean reusable(long watermark) {
+        if (watermark <= horizonSeen) {
+            return true;
+        }
+        long h = epochs.oldestActive();
+        if (h > horizonSeen) {
+            horizonSeen = h;
+        }
+        return watermark <= h;
+    }
+
+    /**
+     * Puts page {@code pageNo} (unreachable now, not latched by the caller) at the tail of the
+     * free list. Under a draining log (TP) it waits there until every transaction active now has
+     * ended: one of them may be about to follow a pointer to it, and must find a free page (and
+     * start again from the root), not a page reused for other keys.
+     */
+    void free(long pageNo, BtreeLog log) {
+        if (pageNo <= ROOT) {
+            throw new IllegalStateException("page " + pageNo + " of a B-tree is never freed");
+        }
+        Page meta = bm.get(file, META_PAGE, 0);
+        try {
+            meta.latch();
+            try {
+                long watermark = log.drains() ? epochs.nextId() : 0; // under the meta latch: the list stays in order
+                Page p = bm.get(file, pageNo, 0);
+                try {
+                    p.latch();
+                    try {
+                        p.fill(org.libtp.core.buffer.PageHeader.OFF_RESERVED,
+                                p.size() - org.libtp.core.buffer.PageHeader.OFF_RESERVED, (byte) 0);
+                        p.setType(BtreePage.FREE);
+                        p.putLong(OFF_FREE_WATERMARK, watermark);
+                        log.image(p);
+                    } finally {
+                        p.unlatch();
+                    }
+                } finally {
+                    bm.unpin(p, true);
+                }
+                long tail = meta.getLong(OFF_FREE_TAIL);
+                if (tail == 0) {
+                    meta.putLong(OFF_FREE_HEAD, pageNo);
+                } else {
+                    Page t = bm.get(file, tail, 0);
+                    try {
+                        t.latch();
+                        try {
+                            if (t.type() != BtreePage.FREE) {
+                                throw new org.libtp.core.CorruptionException("page " + tail + " of file id " + file
+                                        + " ends the free list but has type " + t.type()
+                                        + "; run verify, and restore from a backup");
+                            }
+                            t.putLong(OFF_FREE_NEXT, pageNo);
+                            log.image(t);
+                        } finally {
+                            t.unlatch();
+                        }
+                    } finally {
+                        bm.unpin(t, true);
+                    }
+                }
+                meta.putLong(OFF_FREE_TAIL, pageNo);
+                meta.putLong(OFF_FREE_COUNT, meta.getLong(OFF_FREE_COUNT) + 1);
+                log.image(meta);
+            } finally {
+                meta.unlatch();
+            }
+        } finally {
+            bm.unpin(meta, true);
+        }
+    }
+
+    /** Frees the overflow chain starting at {@code pageNo}. */
+    void freeChain(long pageNo, BtreeLog log) {
+        int guard = 0;
+        while (pageNo != 0) {
+            long next;
+            Page p = bm.get(file, pageNo, 0);
+            try {
+                p.latch();
+                try {
+                    if (p.type() != BtreePage.OVERFLOW) {
+                        throw new org.libtp.core.CorruptionException("page " + pageNo + " of file id " + file
+                                + " is in an overflow chain being freed but has type " + p.type()
+                                + "; run verify, and restore from a backup");
+                    }
+                    next = p.getLong(OFF_OVF_NEXT);
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                bm.unpin(p, false);
+            }
+            free(pageNo, log);
+            pageNo = next;
+            if (++guard > bm.pageCount(file)) {
+                throw new org.libtp.core.CorruptionException("an overflow chain of file id " + file + " loops");
+            }
+        }
+    }
+
+    /** The first overflow page a stored value refers to, 0 if it is inline. */
+    static long overflowPage(byte[] stored) {
+        if (stored.length == 13 && stored[0] == OVERFLOW) {
+            return java.nio.ByteBuffer.wrap(stored, 1, 8).getLong();
+        }
+        return 0;
+    }
+
+    /**
+     * Unlinks leaf {@code leafNo}, emptied by a committed delete of {@code key}, and its
+     * ancestors that have no other entry: each page's key range goes to its left neighbour at
+     * the same level (found through the first ancestor with another entry to its left), and the
+     * pages go to the free list. Runs after the deleting transaction committed (TP: in a
+     * transaction of its own, see {@link AccessMethods#ended}), so the emptiness is committed and
+     * no other transaction's isolation depends on the neighbour's range. The left neighbour leaf
+     * is tried next if it is empty too. Skipped (the leaf stays, and inserts in its range use it)
+     * when the leaf is leftmost below every ancestor with another entry, when the leaf or an
+     * unlinked internal page is locked by another transaction (NOWAIT), or when a new high key
+     * does not fit.
+     *
+     * <p>Locks: a WRITE lock on the meta page's lock object serializes reclaims of a tree (two
+     * unlinks of neighbouring pages would both change one right link); the leaf and the internal
+     * pages to unlink are write-locked NOWAIT (held to the end: a descent that still reaches one
+     * waits, then finds it free and starts again); the ancestor losing the entry is write-locked
+     * (found from the root, as a split finds its parent). The left neighbours are changed under
+     * their latches only, found by moving right until the page whose right link is the unlinked
+     * one (a split of the neighbour may not be posted yet): their range grows over committed
+     * emptiness. Logging: redo-only images in an order where every prefix is a valid B-link
+     * tree: first the ancestor's entry goes (the pages are then reached only through right
+     * links, as after a split not yet posted), then each level's left neighbour takes the
+     * unlinked page's high key and right link (top down), then the pages are freed.
+     */
+    void reclaim(long leafNo, byte[] key, Protection prot, BtreeLog log) {
+        prot.lock(META_PAGE, LockMode.WRITE); // waits for another reclaim of this tree (they are short)
+        try {
+            for (int round = 0; round < 8 && leafNo != 0; round++) {
+                leafNo = unlinkEmpty(leafNo, key, prot, log);
+            }
+        } finally {
+            prot.unlock(META_PAGE);
+        }
+    }
+
+    /** One unlink; returns the left neighbour leaf if it is empty now (to try next), else 0. */
+    private long unlinkEmpty(long leafNo, byte[] key, Protection prot, BtreeLog log) {
+        if (!prot.tryLock(leafNo, LockMode.WRITE)) {
+            return 0; // in use: its emptiness may not be committed, or someone reads its range
+        }
+        List<Long> locked = new ArrayList<>();
+        locked.add(leafNo);
+        Page a = null;
+        long aNo = 0;
+        try {
+            if (!isEmptyLeaf(leafNo)) {
+                return 0;
+            }
+            // Levels of single-entry ancestors above the leaf, read from the root (a hint:
+            // checked again below under locks).
+            int top = singleEntryLevels(key);
+            if (top < 0) {
+                return 0;
+            }
+            a = findLevel(key, top + 1, prot);
+            aNo = a.pageNo();
+            long[] spine = new long[top + 1];
+            int j;
+            long leftStart;
+            long orphanLeft = 0;
+            long orphanStop = 0;
+            a.latch();
+            try {
+                BtreePage ap = new BtreePage(a);
+                j = ap.childSlot(key, cmp);
+                if (top == 0 && ap.child(j) != leafNo) {
+                    // No entry for the leaf: a split whose separator was never posted (its
+                    // process died, or its transaction failed between the two). The entry to
+                    // its left covers its range already; only the right link needs changing.
+                    orphanLeft = ap.child(j);
+                    orphanStop = j + 1 < ap.count() ? ap.child(j + 1) : 0;
+                }
+                spine[top] = ap.child(j);
+                leftStart = j == 0 ? 0 : ap.child(j - 1);
+            } finally {
+                a.unlatch();
+            }
+            if (orphanLeft != 0) {
+                bm.unpin(a, false);
+                a = null;
+                prot.unlock(aNo);
+                if (absorb(orphanLeft, leafNo, 0, orphanStop, log) == null) {
+                    return 0;
+                }
+                free(leafNo, log);
+                return 0;
+            }
+            if (j == 0) {
+                return 0; // leftmost below this ancestor: no left neighbour to take the range
+            }
+            for (int level = top; level >= 1; level--) { // the single-entry pages, down to the leaf
+                if (!prot.tryLock(spine[level], LockMode.WRITE)) {
+                    return 0;
+                }
+                locked.add(spine[level]);
+                Page p = bm.get(file, spine[level], 0);
+                try {
+                    p.latch();
+                    try {
+                        BtreePage bp = new BtreePage(p);
+                        if (bp.type() != BtreePage.INTERNAL || bp.level() != level || bp.count() != 1
+                                || bp.beyondHighKey(key, cmp)) {
+                            return 0;
+                        }
+                        spine[level - 1] = bp.child(0);
+                    } finally {
+                        p.unlatch();
+                    }
+                } finally {
+                    bm.unpin(p, false);
+                }
+            }
+            if (spine[0] != leafNo) {
+                return 0;
+            }
+            // 1. The ancestor's entry goes: the pages are reached only through right links now.
+            // Checked again under the latches: a rollback changes pages under latches only (its
+            // splits post separators without locks), so the entry may have moved.
+            List<Page> held = new ArrayList<>();
+            boolean unchanged = true;
+            try {
+                a.latch();
+                BtreePage ap = new BtreePage(a);
+                int j2 = ap.childSlot(key, cmp);
+                unchanged = j2 > 0 && ap.child(j2) == spine[top] && ap.child(j2 - 1) == leftStart;
+                for (int level = top; unchanged && level >= 1; level--) {
+                    Page p = bm.get(file, spine[level], 0);
+                    held.add(p);
+                    p.latch();
+                    BtreePage bp = new BtreePage(p);
+                    unchanged = bp.type() == BtreePage.INTERNAL && bp.count() == 1 && bp.child(0) == spine[level - 1];
+                }
+                if (unchanged) {
+                    ap.delete(j2);
+                    log.image(a);
+                }
+            } finally {
+                for (Page p : held) {
+                    if (p.isLatched()) {
+                        p.unlatch();
+                    }
+                    bm.unpin(p, false);
+                }
+                if (a.isLatched()) {
+                    a.unlatch();
+                }
+            }
+            if (!unchanged) {
+                return 0;
+            }
+            bm.unpin(a, true);
+            a = null;
+            prot.unlock(aNo);
+            // 2. Each level's left neighbour takes the unlinked page's range, top down.
+            int unlinked = top + 1; // the lowest level done
+            long start = leftStart;
+            long leftLeaf = 0;
+            for (int level = top; level >= 0; level--) {
+                long[] res = absorb(start, spine[level], level, 0, log);
+                if (res == null) {
+                    break; // the high key does not fit: the pages below stay linked (still a valid tree)
+                }
+                unlinked = level;
+                start = res[0];
+                leftLeaf = res[1];
+            }
+            // 3. The unlinked pages are free (a descent that still reaches one starts again).
+            for (int level = top; level >= unlinked; level--) {
+                free(spine[level], log);
+            }
+            return leftLeaf != 0 && isEmptyLeaf(leftLeaf) ? leftLeaf : 0;
+        } finally {
+            if (a != null) {
+                bm.unpin(a, false);
+                prot.unlock(aNo);
+            }
+            for (long pageNo : locked) {
+                prot.unlock(pageNo); // a descent waiting for one finds it free (and starts again) or as it was
+            }
+        }
+    }
+    /**
+     * Unlinks the empty leaves (and single-entry ancestors) that {@link #reclaim} skipped or
+     * that a crash left behind (between a delete's commit and its reclaim): walks the leaf level
+     * and reclaims each empty leaf, using the left neighbour's high key (the leaf's low bound) as
+     * a key in its range. Returns the number of pages freed.
+     */
+    long compact(Protection prot, BtreeLog log) {
+        long before = freePages();
+        long pageNo = leftmostLeaf();
+        byte[] low = null;
+        int guard = 0;
+        while (pageNo != 0 && guard++ < 10_000_000) {
+            Page p = bm.get(file, pageNo, 0);
+            long right;
+            boolean empty;
+            byte[] high;
+            try {
+                p.latch();
+                try {
+                    BtreePage bp = new BtreePage(p);
+                    if (bp.isFree()) {
+                        pageNo = leftmostLeaf(); // unlinked meanwhile: start again
+                        low = null;
+                        continue;
+                    }
+                    bp.check("compact");
+                    empty = bp.count() == 0;
+                    right = bp.rightLink();
+                    high = bp.highKey();
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                bm.unpin(p, false);
+            }
+            if (empty && low != null && pageNo != ROOT) {
+                reclaim(pageNo, low, prot, log);
+            }
+            low = high;
+            pageNo = right;
+        }
+        return freePages() - before;
+    }
+
+    /**
+     * The page at {@code level} whose right link is {@code target}, found moving right from
+     * {@code start}, takes target's high key and right link (under both latches; logged).
+     * Returns {its last child (level &gt; 0), its page number}, or null if the high key does not
+     * fit or the link is not found before page {@code stop} (0: the end of the level).
+     */
+    private long[] absorb(long start, long target, int level, long stop, BtreeLog log) {
+        long x = start;
+        for (int steps = 0; x != 0 && x != stop && steps < 100_000; steps++) {
+            Page p = bm.get(file, x, 0);
+            long next;
+            try {
+                p.latch();
+                try {
+                    BtreePage bp = new BtreePage(p);
+                    if (bp.isFree()) {
+                        return null;
+                    }
+                    bp.check("reclaim");
+                    if (bp.level() != level) {
+                        return null;
+                    }
+                    next = bp.rightLink();
+                    if (next == target) {
+                        Page t = bm.get(file, target, 0);
+                        try {
+                            t.latch();
+                            try {
+                                BtreePage tp = new BtreePage(t).check("reclaim");
+                                byte[] high = tp.highKey();
+                                byte[] old = bp.highKey();
+                                int need = high == null ? 0 : 2 + high.length;
+                                if (need > bp.freeTotal() + (old == null ? 0 : 2 + old.length)) {
+                                    return null;
+                                }
+                                bp.setHighKey(high);
+                                bp.setRightLink(tp.rightLink());
+                                log.image(p);
+                                return new long[] {level > 0 ? bp.child(bp.count() - 1) : 0, x};
+                            } finally {
+                                t.unlatch();
+                            }
+                        } finally {
+                            bm.unpin(t, false);
+                        }
+                    }
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                bm.unpin(p, true);
+            }
+            x = next;
+        }
+        return null;
+    }
+
+    private boolean isEmptyLeaf(long pageNo) {
+        Page p = bm.get(file, pageNo, 0);
+        try {
+            p.latch();
+            try {
+                BtreePage bp = new BtreePage(p);
+                return bp.isLeaf() && bp.count() == 0;
+            } finally {
+                p.unlatch();
+            }
+        } finally {
+            bm.unpin(p, false);
+        }
+    }
+
+    /**
+     * From the root down by {@code key}, without locks: the number of levels above the leaf whose
+     * page has a single entry (0: the leaf's parent has others), or -1 if that reaches the root
+     * (or the root is the leaf).
+     */
+    private int singleEntryLevels(byte[] key) {
+        long pageNo = ROOT;
+        int top = -1;
+        int run = 0;
+        while (true) {
+            Page p = bm.get(file, pageNo, 0);
+            try {
+                p.latch();
+                try {
+                    BtreePage bp = new BtreePage(p);
+                    if (bp.isFree()) {
+                        return -1;
+                    }
+                    bp.check("reclaim");
+                    if (top < 0) {
+                        top = bp.level();
+                    }
+                    if (bp.beyondHighKey(key, cmp)) {
+                        pageNo = bp.rightLink();
+                        continue;
+                    }
+                    if (bp.isLeaf()) {
+                        return run >= top ? -1 : run;
+                    }
+                    run = bp.count() == 1 ? run + 1 : 0;
+                    pageNo = bp.child(bp.childSlot(key, cmp));
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                bm.unpin(p, false);
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ values: inline or overflow
 
     /** First byte of a stored value: the value follows. */
@@ -1098,8 +1818,8 @@ final class Btree {
     /**
      * The bytes a leaf stores for {@code value}: a tag byte and the value when the entry fits a
      * quarter page; else the value goes to a chain of overflow pages (written and, in TP mode,
-     * logged as redo-only images first) and the leaf stores a reference. Overflow pages are not
-     * reclaimed when the entry goes (nor when a transaction that wrote them aborts).
+     * logged as redo-only images first) and the leaf stores a reference. The chain is freed when
+     * the entry goes and that commits, or when the transaction that wrote it aborts.
      */
     byte[] store(byte[] key, byte[] value, BtreeLog log) {
         if (BtreePage.leafCellSize(key.length, 1 + value.length) <= maxEntry) {
@@ -1112,7 +1832,7 @@ final class Btree {
         int pages = (value.length + per - 1) / per;
         long next = 0;
         for (int k = pages - 1; k >= 0; k--) { // last page first, so each can link to the next
-            Page p = bm.allocate(file);
+            Page p = allocate(log);
             try {
                 p.latch();
                 try {
@@ -1131,6 +1851,8 @@ final class Btree {
                 bm.unpin(p, true);
             }
         }
+        long first = next;
+        log.onEnd(false, file, (pr, l) -> freeChain(first, l)); // an abort leaves the chain unused
         return java.nio.ByteBuffer.allocate(13).put(OVERFLOW).putLong(next).putInt(value.length).array();
     }
 

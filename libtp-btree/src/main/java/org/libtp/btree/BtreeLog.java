@@ -17,7 +17,41 @@ interface BtreeLog {
     /** Logs the current image of {@code page} (redo-only: a split, an internal page update). */
     void image(Page page);
 
+    /**
+     * Whether pages freed under this log must wait until every transaction active now has ended
+     * before reuse (TP: a concurrent descent may still hold a pointer to them); false when the
+     * operation is alone on the tree (unprotected, SHARED).
+     */
+    boolean drains();
+
+    /**
+     * Runs {@code action} on tree file {@code file} when the transaction ends ({@code onCommit}:
+     * if it commits, else if it aborts), in a transaction of its own (its page locks and a log for
+     * the redo-only images it writes); without transactions, a commit action runs now and an
+     * abort action never. Used for what only a committed (or only an aborted) change allows:
+     * freeing overflow chains, unlinking emptied leaves.
+     */
+    void onEnd(boolean onCommit, int file, EndAction action);
+
+    /** Work done when a transaction ends. */
+    @FunctionalInterface
+    interface EndAction {
+        void run(Protection prot, BtreeLog log);
+    }
+
     BtreeLog NONE = new BtreeLog() {
+        @Override
+        public boolean drains() {
+            return false;
+        }
+
+        @Override
+        public void onEnd(boolean onCommit, int file, EndAction action) {
+            if (onCommit) {
+                action.run(Protection.NONE, this);
+            }
+        }
+
         @Override
         public void leafInsert(Page page, int slot, byte[] key, byte[] data) {
         }

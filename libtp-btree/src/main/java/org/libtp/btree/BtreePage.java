@@ -14,7 +14,7 @@ import java.util.Comparator;
  * <pre>
  *  offset size field
  *  ------ ---- ----------------------------------------------------------------------
- *       7    1 type       (PageHeader) {@link #META} / {@link #INTERNAL} / {@link #LEAF} / {@link #OVERFLOW}
+ *       7    1 type       (PageHeader) {@link #META} / {@link #INTERNAL} / {@link #LEAF} / {@link #OVERFLOW} / {@link #FREE}
  *      24    2 level      0 = leaf; a parent is one above its children
  *      26    2 flags      reserved (0)
  *      28    4 reserved
@@ -46,6 +46,8 @@ final class BtreePage {
     static final int INTERNAL = 2;
     static final int LEAF = 3;
     static final int OVERFLOW = 4;
+    /** On the tree's free list (see {@link Btree#free}); a search that reaches one starts again from the root. */
+    static final int FREE = 7; // (5 and 6 are the recno meta and data pages)
 
     static final int OFF_LEVEL = 24;
     static final int OFF_FLAGS = 26;
@@ -76,6 +78,10 @@ final class BtreePage {
 
     int type() {
         return page.type();
+    }
+
+    boolean isFree() {
+        return page.type() == FREE;
     }
 
     boolean isLeaf() {

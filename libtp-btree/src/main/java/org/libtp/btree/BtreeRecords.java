@@ -36,7 +36,7 @@ final class BtreeRecords implements ResourceManager {
     /** The tree of file {@code fileId} in the key order its meta page names. */
     private Btree tree(int fileId) {
         String name = Btree.orderName(pool, fileId);
-        return new Btree(pool, fileId, Btree.resolve(name, orders, fileId), name);
+        return new Btree(pool, fileId, Btree.resolve(name, orders, fileId), name, Btree.Epochs.NONE);
     }
 
     @Override
@@ -143,6 +143,16 @@ final class BtreeRecords implements ResourceManager {
         public void leafDelete(Page page, int slot, byte[] key, byte[] data) {
             LogRecord rec = new LogRecord.BtreeLeaf(false, page.fileId(), page.pageNo(), slot, key, data);
             setLsn(page, clr.log(rec), rec);
+        }
+
+        @Override
+        public boolean drains() {
+            return true;
+        }
+
+        @Override
+        public void onEnd(boolean onCommit, int file, EndAction action) {
+            throw new IllegalStateException("undo frees no pages");
         }
 
         @Override

@@ -10,6 +10,13 @@ interface Protection {
     /** Locks page {@code pageNo} of the tree's file in {@code mode} for the current operation's transaction. */
     void lock(long pageNo, LockMode mode);
 
+    /**
+     * Locks page {@code pageNo} in {@code mode} if that needs no wait; false if another
+     * transaction holds a conflicting lock. Used where waiting could deadlock (page reclamation
+     * locks left and down while holding pages to the right).
+     */
+    boolean tryLock(long pageNo, LockMode mode);
+
     /** Releases one reference to the lock on {@code pageNo} (internal pages, pages moved away from). */
     void unlock(long pageNo);
 
@@ -17,6 +24,11 @@ interface Protection {
     Protection NONE = new Protection() {
         @Override
         public void lock(long pageNo, LockMode mode) {
+        }
+
+        @Override
+        public boolean tryLock(long pageNo, LockMode mode) {
+            return true;
         }
 
         @Override

@@ -9,10 +9,22 @@ import org.libtp.core.txn.Transaction;
 final class TxnBtreeLog implements BtreeLog {
     private final Transaction txn;
     private final PageUpdates pages;
+    private final EndActions endActions;
 
-    TxnBtreeLog(Transaction txn, PageUpdates pages) {
+    TxnBtreeLog(Transaction txn, PageUpdates pages, EndActions endActions) {
         this.txn = txn;
         this.pages = pages;
+        this.endActions = endActions;
+    }
+
+    @Override
+    public boolean drains() {
+        return true;
+    }
+
+    @Override
+    public void onEnd(boolean onCommit, int file, EndAction action) {
+        endActions.add(txn.id(), onCommit, file, action);
     }
 
     @Override

@@ -23,6 +23,16 @@ final class TxnProtection implements Protection {
     }
 
     @Override
+    public boolean tryLock(long pageNo, LockMode mode) {
+        try {
+            locks.lock(txn, new LockObject(file, pageNo), mode, LockManager.NOWAIT);
+            return true;
+        } catch (org.libtp.core.LockNotGrantedException e) {
+            return false;
+        }
+    }
+
+    @Override
     public void unlock(long pageNo) {
         locks.unlock(txn, new LockObject(file, pageNo));
     }

@@ -8,9 +8,20 @@
  * {@link org.libtp.btree.AccessMethods}.
  *
  * <p>Invariants: keys on a page are below its high key (exclusive) and keys on its right sibling
- * at or above it; keys only ever move right (splits; no merges), which is what lets rollback
- * find a key from the page it was logged on. Page content is read and changed under the page
- * latch; page locks give transactions their isolation.
+ * at or above it; keys move right (splits) and, only when a leaf's emptiness is committed, a
+ * leaf's empty range goes to its left neighbour (reclamation): rollback finds a key from the page
+ * it was logged on, moving right, or from the root when that page was freed (a free page is
+ * never reused while a transaction that was active when it was freed runs). Page content is read
+ * and changed under the page latch; page locks give transactions their isolation. A search that
+ * reaches a free page starts again from the root.
+ *
+ * <p>Page reclamation ({@code Btree.reclaim}, {@code Btree.free}): after a delete that emptied a
+ * leaf commits, the leaf (and its ancestors with no other entry) is unlinked in a transaction of
+ * its own and put on the tree's free list in the meta page; overflow chains are freed when the
+ * entry's delete commits or its insert aborts ({@code EndActions}). Skipped reclaims (the leaf in
+ * use) and a crash between a commit and its reclaim leave empty leaves that
+ * {@code Database.compact()} gives back. Each prefix of a reclaim's redo-only images is a valid
+ * B-link tree, so a crash in the middle leaks pages at most.
  *
  * <p>{@link org.libtp.btree.Recno} is the fixed-length record access method (page computed from
  * the record number, physical page-update logging).
@@ -21,6 +32,7 @@
  * <p>Values that do not fit a quarter page with their key go to a chain of overflow pages; the
  * leaf stores a tagged reference (see {@code Btree.store}).
  *
- * <p>Not yet: reclaiming empty pages, overflow chains and removed databases' files.
+ * <p>Not yet: merging pages that are not empty (a tree whose keys are mostly deleted at random
+ * keeps sparse leaves), shrinking files, deleting removed databases' files.
  */
 package org.libtp.btree;

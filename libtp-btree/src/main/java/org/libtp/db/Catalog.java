@@ -12,7 +12,9 @@ import java.util.List;
  * The catalog: a B-tree (file {@code catalog.libtp}) from database name to
  * {@code "1|TYPE|fileName"}. It is always transactional, whatever the open mode: creating,
  * renaming and removing a database commit or abort with their transaction (or one of their own).
- * A removed database's file stays on disk (not yet reclaimed).
+ * A removed database's file stays on disk (not yet reclaimed: it is registered with the buffer
+ * pool, which has no way yet to forget a file); creating a database of that name again uses a
+ * new file.
  */
 final class Catalog {
     static final String FILE = "catalog.libtp";
@@ -67,7 +69,7 @@ final class Catalog {
 
     Database open(Transaction txn, String name, DatabaseConfig config) {
         String[] entry = inTxn(txn, config.allowCreate(), t -> {
-            String fileName = name + ".db";
+            String fileName = freshFileName(name);
             String value = "1|" + config.type() + "|" + fileName
                     + (config.type() == DatabaseType.RECNO ? "|" + config.recordLength() : "");
             byte[] existing = config.allowCreate()
@@ -114,6 +116,19 @@ final class Catalog {
                     + ", not '" + config.keyOrder() + "'");
         }
         return new Database(env, name, t, null, config);
+    }
+
+    /**
+     * A file name no database used: {@code name.db}, or {@code name+N.db} when that exists (a
+     * removed database's file, or one whose creation rolled back: reusing it would bring its old
+     * pages back). '+' is not allowed in names, so no other database's file can have it.
+     */
+    private String freshFileName(String name) {
+        String fileName = name + ".db";
+        for (int n = 1; java.nio.file.Files.exists(env.home().resolve(fileName)); n++) {
+            fileName = name + "+" + n + ".db";
+        }
+        return fileName;
     }
 
     void remove(Transaction txn, String name) {

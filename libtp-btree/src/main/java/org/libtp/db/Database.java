@@ -142,10 +142,22 @@ public final class Database implements AutoCloseable {
         checkOpen();
         if (recno != null) {
             long n = count(null);
-            return new DatabaseStats(1, 0, n, 0, 0);
+            return new DatabaseStats(1, 0, n, 0, 0, 0);
         }
         double[] s = tree.stats();
-        return new DatabaseStats((int) s[0], (long) s[1], (long) s[2], (long) s[3], s[4]);
+        return new DatabaseStats((int) s[0], (long) s[1], (long) s[2], (long) s[3], s[4], (long) s[5]);
+    }
+
+    /**
+     * Gives back the empty leaves a B-tree still holds: a leaf emptied by committed deletes is
+     * normally unlinked right after the commit, but not when another transaction was using it
+     * then, nor when the process died in between. Returns the pages moved to the free list
+     * (reused before the file grows; the file does not shrink). Safe while others work; in TP
+     * mode it runs in a transaction of its own (only committed emptiness is reclaimed).
+     */
+    public long compact() {
+        btree();
+        return run(null, true, t -> tree.compact(t));
     }
 
     /**

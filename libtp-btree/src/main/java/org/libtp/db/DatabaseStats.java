@@ -8,6 +8,9 @@ package org.libtp.db;
  * @param entries         key/data pairs
  * @param leafPages       leaf pages
  * @param leafFillPercent bytes used on leaf pages, percent of their size
+ * @param freePages       pages on the free list (emptied leaves and overflow pages, reused
+ *                        before the file grows)
  */
-public record DatabaseStats(int levels, long pages, long entries, long leafPages, double leafFillPercent) {
+public record DatabaseStats(int levels, long pages, long entries, long leafPages, double leafFillPercent,
+                            long freePages) {
 }

@@ -179,15 +179,18 @@ public final class Environment implements AutoCloseable {
             try {
                 T r = op.apply(t);
                 tp.txn().commit(t);
+                am.ended(t, true);
                 return r;
             } catch (org.libtp.core.DeadlockException e) {
                 tp.txn().abort(t);
+                am.ended(t, false);
                 if (attempt >= AUTO_COMMIT_RETRIES) {
                     throw e;
                 }
             } catch (RuntimeException | Error e) {
                 if (!t.isFinished()) {
                     tp.txn().abort(t);
+                    am.ended(t, false);
                 }
                 throw e;
             }

@@ -39,12 +39,14 @@ public final class Transaction implements AutoCloseable {
     public void commit() {
         env.checkOpen();
         env.tp.txn().commit(txn);
+        env.am.ended(txn, true);
     }
 
     /** Rolls back every change of this transaction and releases its locks. */
     public void abort() {
         env.checkOpen();
         env.tp.txn().abort(txn);
+        env.am.ended(txn, false);
     }
 
     /** Aborts if still active (try-with-resources: a transaction not committed is rolled back). */

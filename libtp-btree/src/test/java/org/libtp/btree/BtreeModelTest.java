@@ -29,7 +29,7 @@ class BtreeModelTest {
     @TempDir
     Path home;
 
-    private static final class Fixture implements AutoCloseable {
+    static final class Fixture implements AutoCloseable {
         final Environment env;
         final SharedBufferPool bp;
         final Btree tree;

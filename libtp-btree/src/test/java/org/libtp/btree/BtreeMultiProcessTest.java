@@ -77,11 +77,11 @@ class BtreeMultiProcessTest {
                                 ops.append(";P ").append(key).append(' ').append(v);
                             }
                         }
-                        f.tp.txn().commit(t);
+                        f.commit(t);
                         committed++;
                         System.out.println("TXN " + t.lastLsn() + ops);
                     } catch (DeadlockException e) {
-                        f.tp.txn().abort(t);
+                        f.abort(t);
                         deadlocks++;
                     }
                 }
@@ -104,9 +104,9 @@ class BtreeMultiProcessTest {
                             System.out.println("MISSING " + stable(n));
                         }
                         lookups++;
-                        f.tp.txn().commit(t);
+                        f.commit(t);
                     } catch (DeadlockException e) {
-                        f.tp.txn().abort(t);
+                        f.abort(t);
                     }
                 }
             }
@@ -125,7 +125,7 @@ class BtreeMultiProcessTest {
                 f.tree.put(b(stable(n)), b("stable" + n), false, f.prot(t), f.log(t));
                 model.put(stable(n), "stable" + n);
             }
-            f.tp.txn().commit(t);
+            f.commit(t);
         }
         List<ChildJvm> cs = ChildJvm.startAll(4, Worker.class,
                 i -> new String[] {home.toString(), Integer.toString(i), "300", Long.toString(seed + i)});
@@ -172,7 +172,7 @@ class BtreeMultiProcessTest {
                 actual.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8));
                 return true;
             });
-            f.tp.txn().commit(t);
+            f.commit(t);
             assertEquals(model.size(), actual.size(), "seed " + seed);
             for (Map.Entry<String, String> e : model.entrySet()) {
                 assertEquals(e.getValue(), actual.get(e.getKey()), e.getKey() + " (seed " + seed + ")");

@@ -33,6 +33,7 @@ class BtreeTxnTest {
     static final class Tp implements AutoCloseable {
         final TxnEnvironment tp;
         final Btree tree;
+        final EndActions endActions = new EndActions();
 
         Tp(Path home) {
             tp = TxnEnvironment.open(home, EnvironmentConfig.builder().failCheckMillis(0).build(),
@@ -41,10 +42,20 @@ class BtreeTxnTest {
                     BufferConfig.builder().poolBytes(4096L * 48).partitions(16).build(), LockConfig.defaults(),
                     new FileStorage(home), parts -> List.of(new BtreeRecords(parts.buffers(), name -> null)));
             int file = tp.buffers().open("tree.db");
-            tree = new Btree(tp.buffers(), file, Btree.defaultComparator());
+            tree = new Btree(tp.buffers(), file, Btree.defaultComparator(), null, new Btree.Epochs() {
+                @Override
+                public long nextId() {
+                    return tp.txn().nextId();
+                }
+
+                @Override
+                public long oldestActive() {
+                    return tp.txn().oldestActiveId();
+                }
+            });
             if (tp.buffers().pageCount(file) <= Btree.ROOT) {
                 Transaction t = tp.txn().begin();
-                tree.create(new TxnBtreeLog(t, tp.pages()));
+                tree.create(new TxnBtreeLog(t, tp.pages(), new EndActions()));
                 tp.txn().commit(t);
             }
         }
@@ -54,7 +65,18 @@ class BtreeTxnTest {
         }
 
         BtreeLog log(Transaction t) {
-            return new TxnBtreeLog(t, tp.pages());
+            return new TxnBtreeLog(t, tp.pages(), endActions);
+        }
+
+        /** Commits and runs the end actions (frees pages, unlinks emptied leaves), as the record API does. */
+        void commit(Transaction t) {
+            tp.txn().commit(t);
+            endActions.ended(tp, t, true);
+        }
+
+        void abort(Transaction t) {
+            tp.txn().abort(t);
+            endActions.ended(tp, t, false);
         }
 
         @Override
@@ -89,9 +111,9 @@ class BtreeTxnTest {
                     }
                 }
                 if (rnd.nextInt(3) == 0) {
-                    f.tp.txn().abort(t);
+                    f.abort(t);
                 } else {
-                    f.tp.txn().commit(t);
+                    f.commit(t);
                     model = mine;
                 }
                 if (i % 50 == 0) {
@@ -115,7 +137,7 @@ class BtreeTxnTest {
             assertArrayEquals(model.get(k), d, "seed " + seed);
             return true;
         });
-        f.tp.txn().commit(t);
+        f.commit(t);
         assertEquals(model.size(), keys.size(), "seed " + seed);
         int i = 0;
         for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
@@ -131,7 +153,7 @@ class BtreeTxnTest {
                 f.tree.put(bytes(String.format("k%05d", i)), new byte[60], false, f.prot(t), f.log(t));
             }
             Transaction d = t;
-            f.tp.txn().commit(d);
+            f.commit(d);
             Transaction t2 = f.tp.txn().begin();
             for (int i = 0; i < 400; i += 3) {
                 f.tree.delete(bytes(String.format("k%05d", i)), f.prot(t2), f.log(t2));
@@ -139,7 +161,7 @@ class BtreeTxnTest {
             for (int i = 400; i < 800; i++) {
                 f.tree.put(bytes(String.format("k%05d", i)), new byte[60], false, f.prot(t2), f.log(t2));
             }
-            f.tp.txn().abort(t2);
+            f.abort(t2);
             assertEquals(List.of(), f.tree.verify());
             assertEquals(400, f.tree.stats().entries());
         }
@@ -148,7 +170,7 @@ class BtreeTxnTest {
             for (int i = 0; i < 300; i++) { // a fresh tree: keys logged on the root while it is a leaf
                 f.tree.put(bytes(String.format("z%05d", i)), new byte[80], false, f.prot(t), f.log(t));
             }
-            f.tp.txn().abort(t);
+            f.abort(t);
             assertEquals(400, f.tree.stats().entries());
             assertEquals(List.of(), f.tree.verify());
         }

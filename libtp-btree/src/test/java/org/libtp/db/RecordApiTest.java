@@ -15,6 +15,7 @@ import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -160,6 +161,45 @@ class RecordApiTest {
             env.removeDatabase(null, "y");
             assertEquals(List.of(), env.databaseNames());
             assertThrows(IllegalArgumentException.class, () -> env.removeDatabase(null, "y"));
+            // Created again: empty (a new file), not the removed database's pages.
+            try (Database y2 = env.openDatabase(null, "y", CREATE)) {
+                assertNull(y2.get(null, b("a")));
+                assertEquals(0, y2.stat().entries());
+            }
+        }
+    }
+
+    @Test
+    void deletedRangesAreReclaimedAndCompactFindsWhatIsLeft() {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "r", CREATE)) {
+            byte[] v = new byte[300];
+            try (Transaction t = env.beginTransaction()) {
+                for (int i = 0; i < 2000; i++) {
+                    db.put(t, b(String.format("k%06d", i)), v);
+                }
+                t.commit();
+            }
+            long leaves = db.stat().leafPages();
+            try (Transaction t = env.beginTransaction()) {
+                for (int i = 0; i < 2000; i++) {
+                    if (i != 1500) {
+                        db.delete(t, b(String.format("k%06d", i)));
+                    }
+                }
+                t.commit();
+            }
+            DatabaseStats st = db.stat();
+            assertTrue(st.leafPages() <= 3, st + " (from " + leaves + " leaves)");
+            assertTrue(st.freePages() >= leaves - 3, st.toString());
+            assertEquals(List.of(), db.verify());
+            long pages = st.pages();
+            for (int i = 0; i < 2000; i++) { // the free pages are used before the file grows
+                db.put(null, b(String.format("j%06d", i)), v);
+            }
+            assertTrue(db.stat().pages() <= pages + 3, db.stat() + ", was " + st);
+            assertTrue(db.compact() >= 0);
+            assertEquals(List.of(), db.verify());
         }
     }
 

@@ -366,6 +366,29 @@ public final class SharedTxnManager implements TransactionManager {
     }
 
     @Override
+    public long nextId() {
+        return mem.getLongVolatile(OFF_NEXT_ID);
+    }
+
+    @Override
+    public long oldestActiveId() {
+        checkOpen();
+        txnLatch.acquire(); // begin publishes an id and its entry under this latch
+        try {
+            long oldest = mem.getLong(OFF_NEXT_ID);
+            for (int i = 0; i < max; i++) {
+                long e = entry(i);
+                if (mem.getIntVolatile(e + E_STATE) != FREE) {
+                    oldest = Math.min(oldest, mem.getLong(e + E_ID));
+                }
+            }
+            return oldest;
+        } finally {
+            txnLatch.release();
+        }
+    }
+
+    @Override
     public int activeCount() {
         return mem.getIntVolatile(OFF_ACTIVE);
     }

@@ -26,6 +26,17 @@ public interface TransactionManager extends AutoCloseable {
     /** Takes a checkpoint now; returns the LSN of its record. */
     long checkpoint();
 
+    /** The id the next transaction to begin will get (ids grow across all processes). */
+    long nextId();
+
+    /**
+     * An id such that every transaction with a smaller id has ended: the least id in the table,
+     * or {@link #nextId()} if none is active. Space freed while a transaction was active (a page
+     * a concurrent descent may still point to) is reusable once this passes the id that was next
+     * when it was freed.
+     */
+    long oldestActiveId();
+
     /** Active transactions in the shared table now. */
     int activeCount();
 
