@@ -43,9 +43,7 @@ final class Btree {
      * <pre>
      *  offset size field
      *      32    2 order name length (0: unsigned bytes), then up to 64 bytes of UTF-8 name
-     *     128    8 freeHead   first page of the free list (0: empty); pages leave from here
-     *     136    8 freeTail   last page of the free list; freed pages join here
-     *     144    8 freeCount  pages on the free list
+     *     128    8 freeHead   first page of the free list (0: empty): freed pages are pushed here
      * </pre>
      * A free page ({@link BtreePage#FREE}) holds its successor at {@link #OFF_FREE_NEXT} and at
      * {@link #OFF_FREE_WATERMARK} the transaction id that was next when it was freed: it is
@@ -53,8 +51,6 @@ final class Btree {
      */
     static final int OFF_ORDER = 32;
     static final int OFF_FREE_HEAD = 128;
-    static final int OFF_FREE_TAIL = 136;
-    static final int OFF_FREE_COUNT = 144;
     static final int OFF_FREE_NEXT = 32;
     static final int OFF_FREE_WATERMARK = 40;
 
@@ -1115,13 +1111,23 @@ final class Btree {
     record Stats(int levels, long pages, long entries, long leafPages, double leafFill, long freePages) {
     }
 
-    /** Pages on the free list (the meta page's count). */
+    /** Pages on the free list (walked under the meta latch). */
     long freePages() {
         Page m = bm.get(file, META_PAGE, 0);
         try {
             m.latch();
             try {
-                return m.getLong(OFF_FREE_COUNT);
+                long n = 0;
+                long limit = bm.pageCount(file);
+                for (long x = m.getLong(OFF_FREE_HEAD); x != 0 && n <= limit; n++) {
+                    Page p = bm.get(file, x, 0);
+                    try {
+                        x = p.type() == BtreePage.FREE ? p.getLong(OFF_FREE_NEXT) : 0;
+                    } finally {
+                        bm.unpin(p, false);
+                    }
+                }
+                return n;
             } finally {
                 m.unlatch();
             }
@@ -1225,24 +1231,18 @@ final class Btree {
         return problems;
     }
 
-    /** The free list: every page on it free, no loop, its count and tail as the meta page says. */
+    /** The free list: every page on it free, in range, no loop. */
     private void verifyFreeList(List<String> problems) {
         Page m = bm.get(file, META_PAGE, 0);
         long head;
-        long tail;
-        long count;
         try {
             head = m.getLong(OFF_FREE_HEAD);
-            tail = m.getLong(OFF_FREE_TAIL);
-            count = m.getLong(OFF_FREE_COUNT);
         } finally {
             bm.unpin(m, false);
         }
         long pages = bm.pageCount(file);
         long seen = 0;
-        long last = 0;
-        long pageNo = head;
-        while (pageNo != 0) {
+        for (long pageNo = head; pageNo != 0; seen++) {
             if (pageNo <= ROOT || pageNo >= pages || seen > pages) {
                 problems.add("free list: page " + pageNo + " after " + seen + " pages is out of range or the list loops");
                 return;
@@ -1253,16 +1253,10 @@ final class Btree {
                     problems.add("free list: page " + pageNo + " has type " + p.type());
                     return;
                 }
-                last = pageNo;
-                seen++;
                 pageNo = p.getLong(OFF_FREE_NEXT);
             } finally {
                 bm.unpin(p, false);
             }
-        }
-        if (seen != count || last != tail) {
-            problems.add("free list: " + seen + " pages ending at " + last + ", the meta page says " + count
-                    + " ending at " + tail);
         }
     }
 
@@ -1304,54 +1298,76 @@ final class Btree {
 
     // ------------------------------------------------------------------ page reclamation
 
+    /** Free-list entries allocate looks at for one whose watermark has passed. */
+    private static final int FREE_SCAN = 32;
+
     /**
-     * A page for new content, pinned and not latched: the free list's head if it may be reused
-     * (its watermark passed), else a new page at the end of the file. The caller formats it and
-     * logs its image. A crash between taking it off the list and that image leaks it.
+     * A page for new content, pinned and not latched: the first of the free list's first
+     * {@value #FREE_SCAN} pages that may be reused (its watermark passed), else a new page at
+     * the end of the file. Taking it off the list is one redo-only image (the meta page's head,
+     * or its predecessor's link); the caller formats it and logs its image, and a crash between
+     * the two leaks it, never more.
      */
     Page allocate(BtreeLog log) {
         Page meta = bm.get(file, META_PAGE, 0);
         Page taken = null;
-        boolean changed = false;
+        boolean metaChanged = false;
         try {
-            meta.latch();
+            meta.latch(); // guards the list: every change to it is made under this latch
             try {
-                long head = meta.getLong(OFF_FREE_HEAD);
-                if (head != 0) {
-                    Page p = bm.get(file, head, 0);
+                long prev = 0;
+                long x = meta.getLong(OFF_FREE_HEAD);
+                for (int n = 0; x != 0 && n < FREE_SCAN && taken == null; n++) {
+                    Page p = bm.get(file, x, 0);
+                    long next;
+                    boolean use;
+                    p.latch();
                     try {
-                        p.latch();
-                        try {
-                            if (p.type() != BtreePage.FREE) {
-                                throw new org.libtp.core.CorruptionException("page " + head + " of file id " + file
-                                        + " heads the free list but has type " + p.type()
-                                        + "; run verify, and restore from a backup");
-                            }
-                            if (reusable(p.getLong(OFF_FREE_WATERMARK))) {
-                                long next = p.getLong(OFF_FREE_NEXT);
-                                meta.putLong(OFF_FREE_HEAD, next);
-                                if (next == 0) {
-                                    meta.putLong(OFF_FREE_TAIL, 0);
-                                }
-                                meta.putLong(OFF_FREE_COUNT, meta.getLong(OFF_FREE_COUNT) - 1);
-                                log.image(meta);
-                                changed = true;
-                                taken = p;
-                            }
-                        } finally {
+                        if (p.type() != BtreePage.FREE) {
+                            p.unlatch();
+                            bm.unpin(p, false);
+                            throw new org.libtp.core.CorruptionException("page " + x + " of file id " + file
+                                    + " is on the free list but has type " + p.type()
+                                    + "; run verify, and restore from a backup");
+                        }
+                        next = p.getLong(OFF_FREE_NEXT);
+                        use = reusable(p.getLong(OFF_FREE_WATERMARK));
+                    } finally {
+                        if (p.isLatched()) {
                             p.unlatch();
                         }
-                    } finally {
-                        if (taken == null) {
-                            bm.unpin(p, false);
+                    }
+                    if (!use) {
+                        bm.unpin(p, false);
+                        prev = x;
+                        x = next;
+                        continue;
+                    }
+                    if (prev == 0) {
+                        meta.putLong(OFF_FREE_HEAD, next);
+                        log.image(meta);
+                        metaChanged = true;
+                    } else {
+                        Page q = bm.get(file, prev, 0);
+                        try {
+                            q.latch();
+                            try {
+                                q.putLong(OFF_FREE_NEXT, next);
+                                log.image(q);
+                            } finally {
+                                q.unlatch();
+                            }
+                        } finally {
+                            bm.unpin(q, true);
                         }
                     }
+                    taken = p;
                 }
             } finally {
                 meta.unlatch();
             }
         } finally {
-            bm.unpin(meta, changed);
+            bm.unpin(meta, metaChanged);
         }
         return taken != null ? taken : bm.allocate(file);
     }
@@ -1381,7 +1397,7 @@ final class Btree {
         try {
             meta.latch();
             try {
-                long watermark = log.drains() ? epochs.nextId() : 0; // under the meta latch: the list stays in order
+                long watermark = log.drains() ? epochs.nextId() : 0;
                 Page p = bm.get(file, pageNo, 0);
                 try {
                     p.latch();
@@ -1389,6 +1405,7 @@ final class Btree {
                         p.fill(org.libtp.core.buffer.PageHeader.OFF_RESERVED,
                                 p.size() - org.libtp.core.buffer.PageHeader.OFF_RESERVED, (byte) 0);
                         p.setType(BtreePage.FREE);
+                        p.putLong(OFF_FREE_NEXT, meta.getLong(OFF_FREE_HEAD));
                         p.putLong(OFF_FREE_WATERMARK, watermark);
                         log.image(p);
                     } finally {
@@ -1397,30 +1414,9 @@ final class Btree {
                 } finally {
                     bm.unpin(p, true);
                 }
-                long tail = meta.getLong(OFF_FREE_TAIL);
-                if (tail == 0) {
-                    meta.putLong(OFF_FREE_HEAD, pageNo);
-                } else {
-                    Page t = bm.get(file, tail, 0);
-                    try {
-                        t.latch();
-                        try {
-                            if (t.type() != BtreePage.FREE) {
-                                throw new org.libtp.core.CorruptionException("page " + tail + " of file id " + file
-                                        + " ends the free list but has type " + t.type()
-                                        + "; run verify, and restore from a backup");
-                            }
-                            t.putLong(OFF_FREE_NEXT, pageNo);
-                            log.image(t);
-                        } finally {
-                            t.unlatch();
-                        }
-                    } finally {
-                        bm.unpin(t, true);
-                    }
-                }
-                meta.putLong(OFF_FREE_TAIL, pageNo);
-                meta.putLong(OFF_FREE_COUNT, meta.getLong(OFF_FREE_COUNT) + 1);
+                // Pushed at the head: the page's image first, then the head, so a crash between
+                // the two leaks the page and never leaves the list pointing at a page not on it.
+                meta.putLong(OFF_FREE_HEAD, pageNo);
                 log.image(meta);
             } finally {
                 meta.unlatch();
