@@ -1317,6 +1317,7 @@ final class Btree {
             try {
                 long prev = 0;
                 long x = meta.getLong(OFF_FREE_HEAD);
+                boolean asked = false; // the transaction table is scanned at most once per allocation
                 for (int n = 0; x != 0 && n < FREE_SCAN && taken == null; n++) {
                     Page p = bm.get(file, x, 0);
                     long next;
@@ -1331,7 +1332,13 @@ final class Btree {
                                     + "; run verify, and restore from a backup");
                         }
                         next = p.getLong(OFF_FREE_NEXT);
-                        use = reusable(p.getLong(OFF_FREE_WATERMARK));
+                        long watermark = p.getLong(OFF_FREE_WATERMARK);
+                        use = watermark <= horizonSeen;
+                        if (!use && !asked) {
+                            asked = true;
+                            horizonSeen = Math.max(horizonSeen, epochs.oldestActive());
+                            use = watermark <= horizonSeen;
+                        }
                     } finally {
                         if (p.isLatched()) {
                             p.unlatch();
@@ -1372,20 +1379,9 @@ final class Btree {
         return taken != null ? taken : bm.allocate(file);
     }
 
-    private boolean reusable(long watermark) {
-        if (watermark <= horizonSeen) {
-            return true;
-        }
-        long h = epochs.oldestActive();
-        if (h > horizonSeen) {
-            horizonSeen = h;
-        }
-        return watermark <= h;
-    }
-
     /**
-     * Puts page {@code pageNo} (unreachable now, not latched by the caller) at the tail of the
-     * free list. Under a draining log (TP) it waits there until every transaction active now has
+     * Pushes page {@code pageNo} (unreachable now, not latched by the caller) on the free list.
+     * Under a draining log (TP) it waits there until every transaction active now has
      * ended: one of them may be about to follow a pointer to it, and must find a free page (and
      * start again from the root), not a page reused for other keys.
      */
@@ -1699,6 +1695,7 @@ final class Btree {
         for (int steps = 0; x != 0 && x != stop && steps < 100_000; steps++) {
             Page p = bm.get(file, x, 0);
             long next;
+            boolean changed = false;
             try {
                 p.latch();
                 try {
@@ -1726,6 +1723,7 @@ final class Btree {
                                 bp.setHighKey(high);
                                 bp.setRightLink(tp.rightLink());
                                 log.image(p);
+                                changed = true;
                                 return new long[] {level > 0 ? bp.child(bp.count() - 1) : 0, x};
                             } finally {
                                 t.unlatch();
@@ -1738,7 +1736,7 @@ final class Btree {
                     p.unlatch();
                 }
             } finally {
-                bm.unpin(p, true);
+                bm.unpin(p, changed); // pages walked past are unchanged: no needless write-back
             }
             x = next;
         }
@@ -1863,9 +1861,8 @@ final class Btree {
         if (stored[0] != OVERFLOW || stored.length != 13) {
             throw new org.libtp.core.CorruptionException("a stored value in file id " + file + " has tag " + stored[0]);
         }
-        java.nio.ByteBuffer ref = java.nio.ByteBuffer.wrap(stored, 1, 12);
-        long pageNo = ref.getLong();
-        int length = ref.getInt();
+        long pageNo = overflowPage(stored);
+        int length = java.nio.ByteBuffer.wrap(stored, 9, 4).getInt();
         byte[] out = new byte[length];
         int at = 0;
         while (at < length) {
