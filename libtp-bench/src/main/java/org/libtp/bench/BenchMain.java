@@ -36,6 +36,10 @@ public final class BenchMain {
                         + " transaction manager; --level log = one SharedLog.appendAndFlush, no transaction manager"
                         + "; plus the raw force rate of the disk; prints one JSON line",
                 CommitBench::run));
+        COMMANDS.put("tpcb", new Entry(org.libtp.bench.tpcb.TpcbCommand.USAGE,
+                "the paper's TPC-B (section 5.1) on one engine: libtp (TP mode), its baselines notp, flock, fsync,"
+                        + " and the peers; --accounts 1000 --scale 10 is the paper's small database; prints one JSON line",
+                org.libtp.bench.tpcb.TpcbCommand::run));
         COMMANDS.put("help", new Entry("help", "this text", (args, out, err) -> {
             usage(out);
             return 0;

@@ -11,7 +11,7 @@ import java.util.Optional;
  * For the multi-process harnesses: the command that starts a child JVM like this one, and, in
  * the child, whether the parent that started it is still there.
  */
-final class ParentWatch {
+public final class ParentWatch {
     private ParentWatch() {
     }
 
@@ -20,7 +20,7 @@ final class ParentWatch {
      * {@link ProcessHandle#isAlive}) until it is reaped, but its children are re-parented the
      * moment it exits: so our parent pid changing is checked first.
      */
-    static boolean parentAlive(long parentPid) {
+    public static boolean parentAlive(long parentPid) {
         Optional<ProcessHandle> parent = ProcessHandle.current().parent();
         if (parent.isEmpty() || parent.get().pid() != parentPid) {
             return false;
@@ -32,7 +32,7 @@ final class ParentWatch {
      * {@code java}, this JVM's flags (e.g. --enable-native-access) minus agents and debuggers,
      * this class path and {@code main}: the caller appends the arguments.
      */
-    static List<String> javaCommand(Class<?> main) {
+    public static List<String> javaCommand(Class<?> main) {
         List<String> cmd = new ArrayList<>();
         Optional<String> self = ProcessHandle.current().info().command();
         cmd.add(self.isPresent() && new File(self.get()).canExecute() ? self.get()

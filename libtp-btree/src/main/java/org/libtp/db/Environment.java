@@ -65,7 +65,8 @@ public final class Environment implements AutoCloseable {
         TxnEnvironment tp = TxnEnvironment.open(dir,
                 org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(config.maxProcesses()).build(),
                 LogConfig.defaults(),
-                TxnConfig.builder().maxTransactions(config.maxTransactions()).durability(config.durability()).build(),
+                TxnConfig.builder().maxTransactions(config.maxTransactions()).durability(config.durability())
+                        .earlyLockRelease(config.earlyLockRelease()).build(),
                 BufferConfig.builder().pageSize(config.pageSize()).poolBytes(config.cacheBytes()).build(),
                 LockConfig.builder().lockTimeoutMillis(config.lockTimeoutMillis()).build(),
                 new FileStorage(dir), parts -> List.of(AccessMethods.recordManager(parts.buffers(), config.keyOrders()::get)));

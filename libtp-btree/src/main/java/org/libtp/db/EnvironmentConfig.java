@@ -21,10 +21,17 @@ import org.libtp.core.log.Durability;
  *                          order; every process that opens the environment must register the same
  *                          orders under the same names, because recovery and rollback need them
  *                          before any database is opened
+ * @param earlyLockRelease  TP mode: a committing transaction's locks are released once its
+ *                          commit record is in the shared log buffer, and the commit returns
+ *                          after the force, as its durability says (default false). Hot records
+ *                          then see more than one commit per disk force; read-only transactions
+ *                          wait at commit until what they may have read is durable. Each process
+ *                          chooses for its own commits.
  */
 public record EnvironmentConfig(OpenMode mode, Durability durability, int pageSize, long cacheBytes,
                                 int maxTransactions, long lockTimeoutMillis, int maxProcesses,
-                                java.util.Map<String, java.util.Comparator<byte[]>> keyOrders) {
+                                java.util.Map<String, java.util.Comparator<byte[]>> keyOrders,
+                                boolean earlyLockRelease) {
     public EnvironmentConfig {
         keyOrders = java.util.Map.copyOf(keyOrders);
         for (String n : keyOrders.keySet()) {
@@ -62,6 +69,12 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, int pageSi
         private long lockTimeoutMillis;
         private int maxProcesses = 64;
         private final java.util.Map<String, java.util.Comparator<byte[]>> keyOrders = new java.util.HashMap<>();
+        private boolean earlyLockRelease;
+
+        public Builder earlyLockRelease(boolean v) {
+            earlyLockRelease = v;
+            return this;
+        }
 
         /** Registers key order {@code name} (1..64 characters of [A-Za-z0-9_.-]). */
         public Builder keyOrder(String name, java.util.Comparator<byte[]> order) {
@@ -110,7 +123,7 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, int pageSi
 
         public EnvironmentConfig build() {
             return new EnvironmentConfig(mode, durability, pageSize, cacheBytes, maxTransactions, lockTimeoutMillis,
-                    maxProcesses, keyOrders);
+                    maxProcesses, keyOrders, earlyLockRelease);
         }
     }
 }

@@ -461,7 +461,9 @@ public final class SharedLog implements LogManager {
             case NO_SYNC:
                 return;
             case WRITE_NO_SYNC:
-                writeOut();
+                if (mem.getLongVolatile(OFF_BUFFER_START) < upTo) {
+                    writeOut();
+                }
                 return;
             case SYNC:
                 flushSync(upTo);

@@ -44,6 +44,9 @@ import java.util.Set;
  *     416     4  activeCount
  *     424     8  lastCheckpointMillis
  *     432     8  lastCheckpointBegin the end of the log when the last checkpoint began
+ *     440     8  earlyReleaseEnd   the end LSN of the newest commit record whose transaction
+ *                                  released its locks before the record was durable (raised
+ *                                  by CAS; read-only commits wait for the log to pass it)
  *    1024  64*T  transaction table, T = maxTransactions entries:
  *                  0  4 state 0 free / 1 running / 2 committing / 3 aborting
  *                  4  4 owner process slot
@@ -71,6 +74,7 @@ public final class SharedTxnManager implements TransactionManager {
     static final long OFF_ACTIVE = 416;
     static final long OFF_LAST_CKP_MILLIS = 424;
     static final long OFF_LAST_CKP_BEGIN = 432;
+    static final long OFF_EARLY_RELEASE_END = 440;
     static final long OFF_TABLE = 1024;
     static final int ENTRY = 64;
     static final int E_STATE = 0;
@@ -121,7 +125,7 @@ public final class SharedTxnManager implements TransactionManager {
     }
 
     static RegionSpec spec(TxnConfig config) {
-        return new RegionSpec("txn", OFF_TABLE + (long) ENTRY * config.maxTransactions(), 1,
+        return new RegionSpec("txn", OFF_TABLE + (long) ENTRY * config.maxTransactions(), 2,
                 new LatchArray(OFF_TXN_LATCH, 64, 2));
     }
 
@@ -238,11 +242,42 @@ public final class SharedTxnManager implements TransactionManager {
             long lsn = log.append(RecordType.TXN_COMMIT.id(), t.id, t.lastLsn, payload);
             t.lastLsn = lsn;
             mem.putLongVolatile(e + E_LAST, lsn);
-            log.flush(lsn + LogRecordCodec.HEADER_SIZE + payload.length, t.durability);
+            long commitEnd = lsn + LogRecordCodec.HEADER_SIZE + payload.length;
+            t.finishedCommitted = true;
+            if (config.earlyLockRelease() && t.durability != Durability.NO_SYNC) {
+                // Early lock release: our commit record is in the shared buffer, so a writer that
+                // reads our changes commits after us in the log and cannot be durable without
+                // us. Readers learn of us through earlyReleaseEnd, published before the locks go.
+                raiseEarlyReleaseEnd(commitEnd);
+                releaseLocks(t);
+                log.flush(commitEnd, t.durability);
+                finish(t);
+            } else {
+                log.flush(commitEnd, t.durability);
+                end(t);
+            }
+        } else {
+            // Nothing logged: it may still have read changes whose locks were released early;
+            // it must not report success before they are as durable as it was asked to be.
+            if (t.durability != Durability.NO_SYNC) {
+                long released = mem.getLongVolatile(OFF_EARLY_RELEASE_END);
+                if (released != Lsn.NULL) {
+                    log.flush(released, t.durability);
+                }
+            }
+            t.finishedCommitted = true;
+            end(t);
         }
-        t.finishedCommitted = true;
-        end(t);
         maybeCheckpoint();
+    }
+
+    private void raiseEarlyReleaseEnd(long commitEnd) {
+        while (true) {
+            long cur = mem.getLongVolatile(OFF_EARLY_RELEASE_END);
+            if (cur >= commitEnd || mem.compareAndSetLong(OFF_EARLY_RELEASE_END, cur, commitEnd)) {
+                return;
+            }
+        }
     }
 
     @Override
@@ -270,9 +305,19 @@ public final class SharedTxnManager implements TransactionManager {
     }
 
     private void end(Transaction t) {
+        releaseLocks(t);
+        finish(t);
+    }
+
+    /** Runs the end listeners: the lock manager releases the transaction's locks. */
+    private void releaseLocks(Transaction t) {
         for (TxnEndListener l : endListeners) {
             l.ended(t.slot, t.id, t.finishedCommitted);
         }
+    }
+
+    /** Frees the transaction's table entry. */
+    private void finish(Transaction t) {
         t.finished = true;
         long e = entry(t.slot);
         mem.putIntVolatile(e + E_STATE, FREE);

@@ -13,8 +13,16 @@ import org.libtp.core.log.Durability;
  *                          takes one (0 = never; default 8 MiB)
  * @param checkpointSeconds ... or this many seconds since the last checkpoint (0 = never;
  *                          default 60)
+ * @param earlyLockRelease  release a committing transaction's locks as soon as its commit record
+ *                          is in the log buffer, before the force it waits for (default false).
+ *                          Others may then read its changes before they are durable; that is
+ *                          safe because a writer that read them commits later in the log, and a
+ *                          read-only transaction's commit waits until the log is durable past
+ *                          the last early release. Lets hot records (TPC-B's branch) take more
+ *                          than one commit per force.
  */
-public record TxnConfig(int maxTransactions, Durability durability, long checkpointBytes, long checkpointSeconds) {
+public record TxnConfig(int maxTransactions, Durability durability, long checkpointBytes, long checkpointSeconds,
+                        boolean earlyLockRelease) {
     public TxnConfig {
         if (maxTransactions < 1 || maxTransactions > 65536) {
             throw new IllegalArgumentException("maxTransactions " + maxTransactions + " not in [1, 65536]");
@@ -44,6 +52,7 @@ public record TxnConfig(int maxTransactions, Durability durability, long checkpo
         private Durability durability = Durability.SYNC;
         private long checkpointBytes = 8L * 1024 * 1024;
         private long checkpointSeconds = 60;
+        private boolean earlyLockRelease;
 
         public Builder maxTransactions(int v) {
             maxTransactions = v;
@@ -65,8 +74,13 @@ public record TxnConfig(int maxTransactions, Durability durability, long checkpo
             return this;
         }
 
+        public Builder earlyLockRelease(boolean v) {
+            earlyLockRelease = v;
+            return this;
+        }
+
         public TxnConfig build() {
-            return new TxnConfig(maxTransactions, durability, checkpointBytes, checkpointSeconds);
+            return new TxnConfig(maxTransactions, durability, checkpointBytes, checkpointSeconds, earlyLockRelease);
         }
     }
 }

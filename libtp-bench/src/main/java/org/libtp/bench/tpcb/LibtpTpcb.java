@@ -1,0 +1,311 @@
+package org.libtp.bench.tpcb;
+
+import org.libtp.core.DeadlockException;
+import org.libtp.core.log.Durability;
+import org.libtp.db.Cursor;
+import org.libtp.db.Database;
+import org.libtp.db.DatabaseConfig;
+import org.libtp.db.DatabaseType;
+import org.libtp.db.Environment;
+import org.libtp.db.EnvironmentConfig;
+import org.libtp.db.OpenMode;
+import org.libtp.db.Transaction;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * TPC-B on LibTP's access methods: accounts, tellers and branches are B-trees keyed by the id,
+ * history a fixed-length recno database. One class for the paper's four configurations, which
+ * differ only in protection:
+ * <ul>
+ * <li>{@code TP} ("libtp"): OpenMode.TP, page locks, write-ahead log; durability SYNC (log
+ *     forced at commit, group commit) or WRITE_NO_SYNC (written to the OS at commit).
+ * <li>{@code NOTP}: OpenMode.UNPROTECTED: no locks, no log. Worker threads of one process take
+ *     turns on a process-local mutex (the cheapest concurrency control there is; without any,
+ *     concurrent writers would corrupt the pages). One process only.
+ * <li>{@code FLOCK}: NOTP plus an exclusive {@link FileChannel#lock} of a lock file around each
+ *     transaction (fcntl, the flock(2) of the paper), so several processes take turns.
+ * <li>{@code FSYNC}: NOTP plus, at commit, every changed page written and the data files forced
+ *     ({@link Environment#sync()}): durable, but not atomic. One process only.
+ * </ul>
+ */
+final class LibtpTpcb implements TpcbStore {
+    enum Variant { TP, NOTP, FLOCK, FSYNC }
+
+    private final Variant variant;
+    private final EngineOptions options;
+    private final Environment env;
+    private final Durability durability;
+    private final Database accounts;
+    private final Database tellers;
+    private final Database branches;
+    private final Database history;
+    /** NOTP, FLOCK, FSYNC: one transaction at a time in this process. */
+    private final ReentrantLock serial = new ReentrantLock();
+    private final FileChannel lockFile;
+
+    LibtpTpcb(Variant variant, EngineOptions o) {
+        this.variant = variant;
+        this.options = o;
+        this.durability = o.sync() ? Durability.SYNC : Durability.WRITE_NO_SYNC;
+        env = Environment.open(o.dir(), EnvironmentConfig.builder()
+                .mode(variant == Variant.TP ? OpenMode.TP : OpenMode.UNPROTECTED)
+                .durability(durability)
+                .cacheBytes(o.cacheBytes())
+                .earlyLockRelease(o.earlyLockRelease())
+                .build());
+        try {
+            DatabaseConfig bt = DatabaseConfig.builder().type(DatabaseType.BTREE).allowCreate(true).build();
+            accounts = env.openDatabase(null, "accounts", bt);
+            tellers = env.openDatabase(null, "tellers", bt);
+            branches = env.openDatabase(null, "branches", bt);
+            history = env.openDatabase(null, "history", DatabaseConfig.builder().type(DatabaseType.RECNO)
+                    .recordLength(TpcbRecords.HISTORY_BYTES).allowCreate(true).build());
+            lockFile = variant == Variant.FLOCK
+                    ? FileChannel.open(o.dir().resolve("flock.lck"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)
+                    : null;
+        } catch (IOException e) {
+            env.close();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            env.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String engine() {
+        return switch (variant) {
+            case TP -> "libtp";
+            case NOTP -> "notp";
+            case FLOCK -> "flock";
+            case FSYNC -> "fsync";
+        };
+    }
+
+    @Override
+    public String durability() {
+        return switch (variant) {
+            case TP -> options.sync() ? "sync" : "nosync";
+            case FSYNC -> "sync";
+            case NOTP, FLOCK -> "none";
+        };
+    }
+
+    @Override
+    public boolean multiProcess() {
+        return variant == Variant.TP || variant == Variant.FLOCK;
+    }
+
+    @Override
+    public boolean loaded(TpcbShape shape) {
+        return lastId(branches) == shape.branches() - 1 && lastId(tellers) == shape.tellers() - 1
+                && lastId(accounts) == shape.accounts() - 1;
+    }
+
+    private int lastId(Database db) {
+        Transaction t = variant == Variant.TP ? env.beginTransaction(Durability.NO_SYNC, true) : null;
+        try (Cursor c = db.openCursor(t)) {
+            return c.last() ? TpcbRecords.keyId(c.key()) : -1;
+        } finally {
+            if (t != null) {
+                t.commit();
+            }
+        }
+    }
+
+    @Override
+    public void load(TpcbShape shape) {
+        fill(branches, shape.branches());
+        fill(tellers, shape.tellers());
+        fill(accounts, shape.accounts());
+        env.sync();
+        if (variant == Variant.TP) {
+            env.checkpoint();
+        }
+    }
+
+    /** Ids 0..n-1 in order, in transactions of 5,000 records (TP) or none. */
+    private void fill(Database db, int n) {
+        final int batch = 5_000;
+        for (int from = 0; from < n; from += batch) {
+            Transaction t = variant == Variant.TP ? env.beginTransaction(Durability.NO_SYNC, false) : null;
+            for (int id = from; id < Math.min(n, from + batch); id++) {
+                db.put(t, TpcbRecords.key(id), TpcbRecords.record(id, 0));
+            }
+            if (t != null) {
+                t.commit();
+            }
+        }
+    }
+
+    @Override
+    public TpcbSession session() {
+        return variant == Variant.TP ? new TpSession() : new SerialSession();
+    }
+
+    @Override
+    public Sums sums() {
+        long[] h = {0, 0};
+        Transaction t = variant == Variant.TP ? env.beginTransaction(Durability.NO_SYNC, true) : null;
+        try {
+            long a = sum(accounts, t);
+            long te = sum(tellers, t);
+            long b = sum(branches, t);
+            long n = history.count(t);
+            for (long r = 1; r <= n; r++) {
+                byte[] rec = history.get(t, r);
+                if (rec != null) {
+                    h[0] += TpcbRecords.historyDelta(rec);
+                    h[1]++;
+                }
+            }
+            return new Sums(a, te, b, h[0], h[1]);
+        } finally {
+            if (t != null) {
+                t.commit();
+            }
+        }
+    }
+
+    private static long sum(Database db, Transaction t) {
+        long s = 0;
+        try (Cursor c = db.openCursor(t)) {
+            for (boolean ok = c.first(); ok; ok = c.next()) {
+                s += TpcbRecords.balance(c.data());
+            }
+        }
+        return s;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (lockFile != null) {
+                lockFile.close();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            env.close();
+        }
+    }
+
+    /** OpenMode.TP: page locks and the log; a deadlock victim is aborted and reported. */
+    private final class TpSession implements TpcbSession {
+        @Override
+        public boolean transfer(int aid, int tid, int bid, long delta) {
+            Transaction t = env.beginTransaction(durability, false);
+            try {
+                update(accounts, t, aid, delta);
+                update(tellers, t, tid, delta);
+                update(branches, t, bid, delta);
+                history.append(t, TpcbRecords.history(aid, tid, bid, delta, System.currentTimeMillis()));
+                t.commit();
+                return true;
+            } catch (DeadlockException e) {
+                t.abort();
+                return false;
+            } finally {
+                if (t.isActive()) {
+                    t.abort();
+                }
+            }
+        }
+
+        @Override
+        public long readOnly(int aid, int tid, int bid) {
+            Transaction t = env.beginTransaction(durability, true);
+            try {
+                long s = read(accounts, t, aid) + read(tellers, t, tid) + read(branches, t, bid);
+                t.commit();
+                return s;
+            } catch (DeadlockException e) {
+                t.abort();
+                return Long.MIN_VALUE;
+            } finally {
+                if (t.isActive()) {
+                    t.abort();
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** NOTP, FLOCK, FSYNC: one transaction at a time, no log. */
+    private final class SerialSession implements TpcbSession {
+        @Override
+        public boolean transfer(int aid, int tid, int bid, long delta) {
+            serial.lock();
+            try {
+                FileLock fl = lockFile == null ? null : lockFile.lock();
+                try {
+                    update(accounts, null, aid, delta);
+                    update(tellers, null, tid, delta);
+                    update(branches, null, bid, delta);
+                    history.append(null, TpcbRecords.history(aid, tid, bid, delta, System.currentTimeMillis()));
+                    if (variant == Variant.FSYNC) {
+                        env.sync();
+                    }
+                } finally {
+                    if (fl != null) {
+                        fl.release();
+                    }
+                }
+                return true;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                serial.unlock();
+            }
+        }
+
+        @Override
+        public long readOnly(int aid, int tid, int bid) {
+            serial.lock();
+            try {
+                FileLock fl = lockFile == null ? null : lockFile.lock(0, Long.MAX_VALUE, false);
+                try {
+                    return read(accounts, null, aid) + read(tellers, null, tid) + read(branches, null, bid);
+                } finally {
+                    if (fl != null) {
+                        fl.release();
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                serial.unlock();
+            }
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static void update(Database db, Transaction t, int id, long delta) {
+        byte[] k = TpcbRecords.key(id);
+        byte[] r = db.get(t, k);
+        if (r == null) {
+            throw new IllegalStateException("TPC-B record " + id + " missing from " + db.name());
+        }
+        db.put(t, k, TpcbRecords.add(r, delta));
+    }
+
+    private static long read(Database db, Transaction t, int id) {
+        Long b = db.get(t, TpcbRecords.key(id), TpcbRecords::balance);
+        if (b == null) {
+            throw new IllegalStateException("TPC-B record " + id + " missing from " + db.name());
+        }
+        return b;
+    }
+}

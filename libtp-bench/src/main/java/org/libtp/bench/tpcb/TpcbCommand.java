@@ -1,0 +1,513 @@
+package org.libtp.bench.tpcb;
+
+import org.libtp.bench.Json;
+import org.libtp.bench.ParentWatch;
+import org.libtp.bench.TempDirs;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * {@code tpcb}: the paper's TPC-B (section 5.1) on one engine; prints one JSON line.
+ *
+ * <p>The parent opens the engine's store, loads it if it does not hold the asked shape yet,
+ * and checks the consistency condition before and after the run. With {@code --processes 1}
+ * the {@code --mpl} worker threads run in the parent; with more, the parent starts that many
+ * child JVMs on the same directory, each with {@code --mpl} threads, and drives them over their
+ * stdin ({@code GO} starts the warm-up, {@code MARK} the measured interval, {@code STOP} ends
+ * it; a child answers {@code READY} and at the end {@code RESULT commits aborts nanos
+ * allCommits}); throughput is the sum of the children's.
+ *
+ * <p>A transaction (TPC-B clause 1.2 and 5.3): a random teller, its branch, an account of that
+ * branch (85 %) or of another one (15 %), a delta in [-999999, 999999]. The READ-ONLY variant
+ * (paper figure 8) reads the same three records. An aborted transaction (deadlock victim) is
+ * counted and not retried: the next one draws new ids.
+ *
+ * <p>{@code invariantOk}: Σaccounts = Σtellers = Σbranches = Σhistory deltas after the run, and
+ * the history grew by exactly the number of commits (warm-up included) the workers counted.
+ */
+public final class TpcbCommand {
+    public static final String USAGE = "tpcb --engine " + String.join("|", TpcbEngines.NAMES)
+            + " [--mpl N] [--processes P] [--seconds S] [--warmup W] [--scale BRANCHES] [--accounts TOTAL]"
+            + " [--durability sync|nosync] [--txn full|readonly] [--dir DIR] [--cache-mb M] [--elr on|off]"
+            + " [--seed N] [--fresh]";
+
+    /** Parsed command line. {@code accounts} 0 = TPC-B scaling (100,000 per branch). */
+    record Options(String engine, int mpl, int processes, double seconds, double warmup, int scale, int accounts,
+                   boolean sync, boolean readOnly, Path dir, long cacheBytes, boolean elr, long seed, boolean fresh) {
+        TpcbShape shape() {
+            return accounts == 0 ? TpcbShape.scale(scale) : TpcbShape.of(scale, accounts);
+        }
+
+        EngineOptions engineOptions(Path d) {
+            return new EngineOptions(d, sync, cacheBytes, mpl, elr);
+        }
+    }
+
+    /** What one process's workers did. {@code allCommits} includes the warm-up. */
+    record Part(long commits, long aborts, long nanos, long allCommits) {
+    }
+
+    private TpcbCommand() {
+    }
+
+    public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        Options o;
+        try {
+            o = parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("tpcb: " + e.getMessage());
+            err.println("usage: " + USAGE);
+            return 2;
+        }
+        Path dir = o.dir() != null ? o.dir() : Files.createTempDirectory("libtp-tpcb-");
+        if (o.fresh()) {
+            TempDirs.deleteRecursively(dir);
+        }
+        Files.createDirectories(dir);
+        try {
+            out.println(Json.line(runOnce(o, dir, err)));
+            out.flush();
+            return 0;
+        } finally {
+            if (o.dir() == null) {
+                TempDirs.deleteRecursively(dir);
+            }
+        }
+    }
+
+    /** Loads if needed, runs, checks; returns the result line's fields. */
+    static Map<String, Object> runOnce(Options o, Path dir, PrintStream err) throws Exception {
+        TpcbShape shape = o.shape();
+        try (TpcbStore store = TpcbEngines.open(o.engine(), o.engineOptions(dir))) {
+            if (o.processes() > 1 && !store.multiProcess()) {
+                throw new IllegalArgumentException("engine " + o.engine() + " cannot be shared by several processes");
+            }
+            double loadSeconds = 0;
+            if (!store.loaded(shape)) {
+                long t0 = System.nanoTime();
+                store.load(shape);
+                loadSeconds = (System.nanoTime() - t0) / 1e9;
+                err.printf("tpcb: loaded %s %d branches, %d tellers, %d accounts in %.1f s%n", o.engine(),
+                        shape.branches(), shape.tellers(), shape.accounts(), loadSeconds);
+            }
+            TpcbStore.Sums before = store.sums();
+            if (!before.consistent()) {
+                throw new IllegalStateException("the " + o.engine() + " database in " + dir + " is inconsistent before "
+                        + "the run: " + before + "; run with --fresh");
+            }
+            List<Part> parts = o.processes() == 1 ? List.of(local(store, o, 0)) : multiProcess(o, dir);
+            TpcbStore.Sums after = store.sums();
+            long commits = 0;
+            long aborts = 0;
+            long all = 0;
+            double perSec = 0;
+            for (Part p : parts) {
+                commits += p.commits();
+                aborts += p.aborts();
+                all += p.allCommits();
+                perSec += p.commits() / (p.nanos() / 1e9);
+            }
+            boolean grew = o.readOnly() || after.historyRows() - before.historyRows() == all;
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("bench", "tpcb");
+            m.put("engine", o.engine());
+            m.put("durability", store.durability());
+            m.put("txn", o.readOnly() ? "readonly" : "full");
+            m.put("mpl", o.mpl());
+            m.put("processes", o.processes());
+            m.put("scale", shape.branches());
+            m.put("accounts", shape.accounts());
+            m.put("seconds", o.seconds());
+            m.put("txnPerSec", perSec);
+            m.put("commits", commits);
+            m.put("aborts", aborts);
+            m.put("abortRate", commits + aborts == 0 ? 0.0 : (double) aborts / (commits + aborts));
+            m.put("invariantOk", after.consistent() && grew);
+            m.put("historyRows", after.historyRows());
+            m.put("elr", o.engine().equals("libtp") && o.elr());
+            m.put("cacheMiB", o.cacheBytes() >> 20);
+            m.put("loadSeconds", loadSeconds);
+            m.put("jdk", System.getProperty("java.version"));
+            if (!after.consistent() || !grew) {
+                err.println("tpcb: INVARIANT VIOLATED before " + before + " after " + after + " commits counted " + all);
+            }
+            return m;
+        }
+    }
+
+    // ------------------------------------------------------------------ workers
+
+    /** {@code mpl} threads, each with its own session and random stream. */
+    static final class Workers implements AutoCloseable {
+        private final List<Thread> threads = new ArrayList<>();
+        private final Worker[] workers;
+        private volatile boolean stop;
+        private volatile Throwable failure;
+
+        Workers(TpcbStore store, Options o, int processIndex) {
+            TpcbShape shape = o.shape();
+            workers = new Worker[o.mpl()];
+            for (int i = 0; i < o.mpl(); i++) {
+                Worker w = new Worker(store.session(), shape, o.readOnly(),
+                        new SplittableRandom(o.seed() * 1_000_003L + processIndex * 1_009L + i));
+                workers[i] = w;
+                Thread t = new Thread(w, "tpcb-" + processIndex + "-" + i);
+                t.setDaemon(true);
+                threads.add(t);
+            }
+        }
+
+        void go() {
+            threads.forEach(Thread::start);
+        }
+
+        long[] snapshot() {
+            checkFailure();
+            long c = 0;
+            long a = 0;
+            for (Worker w : workers) {
+                c += w.commits;
+                a += w.aborts;
+            }
+            return new long[] {c, a, System.nanoTime()};
+        }
+
+        void stopAndJoin() throws InterruptedException {
+            stop = true;
+            for (Thread t : threads) {
+                t.join();
+            }
+            checkFailure();
+        }
+
+        private void checkFailure() {
+            Throwable f = failure;
+            if (f != null) {
+                throw new IllegalStateException("a TPC-B worker failed: " + f, f);
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop = true;
+            for (Thread t : threads) {
+                if (t.isAlive()) {
+                    t.join();
+                }
+            }
+            for (Worker w : workers) {
+                w.session.close();
+            }
+        }
+
+        final class Worker implements Runnable {
+            final TpcbStore.TpcbSession session;
+            final TpcbShape shape;
+            final boolean readOnly;
+            final SplittableRandom rnd;
+            volatile long commits;
+            volatile long aborts;
+            long sink;
+
+            Worker(TpcbStore.TpcbSession session, TpcbShape shape, boolean readOnly, SplittableRandom rnd) {
+                this.session = session;
+                this.shape = shape;
+                this.readOnly = readOnly;
+                this.rnd = rnd;
+            }
+
+            @Override
+            public void run() {
+                try {
+                    while (!stop) {
+                        int tid = rnd.nextInt(shape.tellers());
+                        int bid = shape.branchOfTeller(tid);
+                        int ab = bid;
+                        if (shape.branches() > 1 && rnd.nextInt(100) < 15) {
+                            ab = rnd.nextInt(shape.branches() - 1);
+                            if (ab >= bid) {
+                                ab++;
+                            }
+                        }
+                        int aid = ab * shape.accountsPerBranch() + rnd.nextInt(shape.accountsPerBranch());
+                        boolean ok;
+                        if (readOnly) {
+                            long s = session.readOnly(aid, tid, bid);
+                            ok = s != Long.MIN_VALUE;
+                            sink += s;
+                        } else {
+                            ok = session.transfer(aid, tid, bid, rnd.nextInt(1_999_999) - 999_999);
+                        }
+                        if (ok) {
+                            commits++;
+                        } else {
+                            aborts++;
+                        }
+                    }
+                } catch (Throwable t) {
+                    failure = t;
+                    stop = true;
+                }
+            }
+        }
+    }
+
+    static Part local(TpcbStore store, Options o, int index) throws Exception {
+        try (Workers w = new Workers(store, o, index)) {
+            w.go();
+            sleep(o.warmup());
+            long[] a = w.snapshot();
+            sleep(o.seconds());
+            long[] b = w.snapshot();
+            w.stopAndJoin();
+            long[] end = w.snapshot();
+            return new Part(b[0] - a[0], b[1] - a[1], b[2] - a[2], end[0]);
+        }
+    }
+
+    private static void sleep(double seconds) throws InterruptedException {
+        Thread.sleep(Math.round(seconds * 1000));
+    }
+
+    // ------------------------------------------------------------------ processes
+
+    private record Child(Process process, BufferedReader in, Writer out) {
+        String read() throws IOException {
+            String l = in.readLine();
+            if (l == null) {
+                throw new IllegalStateException("a tpcb child exited early (status "
+                        + (process.isAlive() ? "running" : process.exitValue()) + "); see its output above");
+            }
+            return l;
+        }
+
+        void send(String cmd) throws IOException {
+            out.write(cmd + "\n");
+            out.flush();
+        }
+    }
+
+    private static List<Part> multiProcess(Options o, Path dir) throws Exception {
+        List<Child> children = new ArrayList<>();
+        try {
+            for (int i = 0; i < o.processes(); i++) {
+                List<String> cmd = ParentWatch.javaCommand(TpcbCommand.class);
+                // lmdbjava needs these; a parent started with java -jar has them from the manifest only
+                cmd.add(1, "--add-opens=java.base/java.nio=ALL-UNNAMED");
+                cmd.add(2, "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
+                cmd.addAll(List.of(unparse(o, dir)));
+                cmd.add("--child");
+                cmd.add(Integer.toString(i + 1));
+                cmd.add(Long.toString(ProcessHandle.current().pid()));
+                ProcessBuilder pb = new ProcessBuilder(cmd);
+                pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+                Process p = pb.start();
+                children.add(new Child(p, new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)),
+                        new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)));
+            }
+            for (Child c : children) {
+                expect(c.read(), "READY");
+            }
+            for (Child c : children) {
+                c.send("GO");
+            }
+            sleep(o.warmup());
+            for (Child c : children) {
+                c.send("MARK");
+            }
+            sleep(o.seconds());
+            for (Child c : children) {
+                c.send("STOP");
+            }
+            List<Part> parts = new ArrayList<>();
+            for (Child c : children) {
+                String[] f = c.read().split(" ");
+                expect(f[0], "RESULT");
+                parts.add(new Part(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4])));
+            }
+            for (Child c : children) {
+                if (c.process().waitFor() != 0) {
+                    throw new IllegalStateException("a tpcb child exited with status " + c.process().exitValue());
+                }
+            }
+            return parts;
+        } finally {
+            for (Child c : children) {
+                c.process().destroyForcibly();
+            }
+        }
+    }
+
+    private static void expect(String got, String want) {
+        if (!want.equals(got)) {
+            throw new IllegalStateException("tpcb child said '" + got + "', expected " + want);
+        }
+    }
+
+    /** Child JVM: {@code TpcbCommand <options> --child INDEX PARENT_PID}. */
+    public static void main(String[] args) {
+        int status = 0;
+        try {
+            int at = List.of(args).indexOf("--child");
+            Options o = parse(java.util.Arrays.copyOf(args, at));
+            child(o, Integer.parseInt(args[at + 1]), Long.parseLong(args[at + 2]));
+        } catch (Throwable t) {
+            t.printStackTrace();
+            status = 1;
+        }
+        System.out.flush();
+        System.exit(status);
+    }
+
+    private static void child(Options o, int index, long parentPid) throws Exception {
+        Thread watchdog = new Thread(() -> {
+            while (ParentWatch.parentAlive(parentPid)) {
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            System.err.println("tpcb child: parent " + parentPid + " is gone; exiting");
+            Runtime.getRuntime().halt(3);
+        }, "tpcb child watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        PrintStream out = System.out;
+        try (TpcbStore store = TpcbEngines.open(o.engine(), o.engineOptions(o.dir()));
+             Workers w = new Workers(store, o, index)) {
+            out.println("READY");
+            out.flush();
+            long[] mark = null;
+            while (true) {
+                String cmd = in.readLine();
+                if (cmd == null) {
+                    System.err.println("tpcb child: end of input (the parent died); exiting");
+                    Runtime.getRuntime().halt(3);
+                }
+                switch (cmd) {
+                    case "GO" -> w.go();
+                    case "MARK" -> mark = w.snapshot();
+                    case "STOP" -> {
+                        long[] b = w.snapshot();
+                        w.stopAndJoin();
+                        long[] end = w.snapshot();
+                        if (mark == null) {
+                            throw new IllegalStateException("STOP before MARK");
+                        }
+                        out.println("RESULT " + (b[0] - mark[0]) + " " + (b[1] - mark[1]) + " " + (b[2] - mark[2])
+                                + " " + end[0]);
+                        out.flush();
+                        return;
+                    }
+                    default -> throw new IllegalStateException("unknown command '" + cmd + "' from the parent");
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ arguments
+
+    static Options parse(String[] args) {
+        String engine = null;
+        int mpl = 1;
+        int processes = 1;
+        double seconds = 10;
+        double warmup = 2;
+        int scale = 1;
+        int accounts = 0;
+        boolean sync = true;
+        boolean readOnly = false;
+        Path dir = null;
+        long cache = 256L << 20;
+        boolean elr = true;
+        long seed = 42;
+        boolean fresh = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--engine" -> engine = value(args, ++i);
+                case "--mpl" -> mpl = positive(a, value(args, ++i));
+                case "--processes" -> processes = positive(a, value(args, ++i));
+                case "--seconds" -> seconds = Double.parseDouble(value(args, ++i));
+                case "--warmup" -> warmup = Double.parseDouble(value(args, ++i));
+                case "--scale" -> scale = positive(a, value(args, ++i));
+                case "--accounts" -> accounts = positive(a, value(args, ++i));
+                case "--durability" -> sync = switch (value(args, ++i)) {
+                    case "sync" -> true;
+                    case "nosync" -> false;
+                    default -> throw new IllegalArgumentException("--durability is sync or nosync");
+                };
+                case "--txn" -> readOnly = switch (value(args, ++i)) {
+                    case "full" -> false;
+                    case "readonly" -> true;
+                    default -> throw new IllegalArgumentException("--txn is full or readonly");
+                };
+                case "--dir" -> dir = Paths.get(value(args, ++i));
+                case "--cache-mb" -> cache = (long) positive(a, value(args, ++i)) << 20;
+                case "--elr" -> elr = switch (value(args, ++i)) {
+                    case "on" -> true;
+                    case "off" -> false;
+                    default -> throw new IllegalArgumentException("--elr is on or off");
+                };
+                case "--seed" -> seed = Long.parseLong(value(args, ++i));
+                case "--fresh" -> fresh = true;
+                default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
+            }
+        }
+        if (engine == null || !TpcbEngines.NAMES.contains(engine)) {
+            throw new IllegalArgumentException("--engine must be one of " + TpcbEngines.NAMES);
+        }
+        if (seconds <= 0 || warmup < 0) {
+            throw new IllegalArgumentException("--seconds must be > 0 and --warmup >= 0");
+        }
+        Options o = new Options(engine, mpl, processes, seconds, warmup, scale, accounts, sync, readOnly, dir, cache,
+                elr, seed, fresh);
+        o.shape(); // validates scale/accounts
+        return o;
+    }
+
+    private static String[] unparse(Options o, Path dir) {
+        List<String> a = new ArrayList<>(List.of("--engine", o.engine(), "--mpl", Integer.toString(o.mpl()),
+                "--seconds", Double.toString(o.seconds()), "--warmup", Double.toString(o.warmup()),
+                "--scale", Integer.toString(o.scale()), "--durability", o.sync() ? "sync" : "nosync",
+                "--txn", o.readOnly() ? "readonly" : "full", "--dir", dir.toString(),
+                "--cache-mb", Long.toString(o.cacheBytes() >> 20), "--elr", o.elr() ? "on" : "off",
+                "--seed", Long.toString(o.seed())));
+        if (o.accounts() != 0) {
+            a.add("--accounts");
+            a.add(Integer.toString(o.accounts()));
+        }
+        return a.toArray(String[]::new);
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int positive(String name, String v) {
+        int n = Integer.parseInt(v);
+        if (n < 1) {
+            throw new IllegalArgumentException(name + " must be >= 1");
+        }
+        return n;
+    }
+}

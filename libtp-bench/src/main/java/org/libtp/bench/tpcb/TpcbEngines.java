@@ -1,0 +1,23 @@
+package org.libtp.bench.tpcb;
+
+import java.util.List;
+
+/** The engines of the TPC-B harness by name. */
+public final class TpcbEngines {
+    /** Every engine name {@link #open} knows, in the order reports list them. */
+    public static final List<String> NAMES = List.of("libtp", "notp", "flock", "fsync", "sqlite", "h2", "je", "lmdb");
+
+    private TpcbEngines() {
+    }
+
+    /** Opens engine {@code name}'s store in {@code o.dir()}. */
+    public static TpcbStore open(String name, EngineOptions o) {
+        return switch (name) {
+            case "libtp" -> new LibtpTpcb(LibtpTpcb.Variant.TP, o);
+            case "notp" -> new LibtpTpcb(LibtpTpcb.Variant.NOTP, o);
+            case "flock" -> new LibtpTpcb(LibtpTpcb.Variant.FLOCK, o);
+            case "fsync" -> new LibtpTpcb(LibtpTpcb.Variant.FSYNC, o);
+            default -> throw new IllegalArgumentException("unknown engine '" + name + "'; one of " + NAMES);
+        };
+    }
+}
