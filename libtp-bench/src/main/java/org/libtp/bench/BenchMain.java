@@ -40,6 +40,11 @@ public final class BenchMain {
                 "the paper's TPC-B (section 5.1) on one engine: libtp (TP mode), its baselines notp, flock, fsync,"
                         + " and the peers; --accounts 1000 --scale 10 is the paper's small database; prints one JSON line",
                 org.libtp.bench.tpcb.TpcbCommand::run));
+        COMMANDS.put("oo1", new Entry(org.libtp.bench.oo1.Oo1Command.USAGE,
+                "the paper's OO1 (section 5.2): lookup, forward/backward traversal and insert on a 20,000- or 200,000-part"
+                        + " database, on libtp, notp, flock, fsync and the peers; --cold adds cold runs (store reopened, OS page"
+                        + " cache dropped); prints one JSON line per test and cache",
+                org.libtp.bench.oo1.Oo1Command::run));
         COMMANDS.put("help", new Entry("help", "this text", (args, out, err) -> {
             usage(out);
             return 0;

@@ -121,6 +121,10 @@ final class LibtpTpcb implements TpcbStore {
 
     @Override
     public void load(TpcbShape shape) {
+        if (lastId(branches) >= 0 || lastId(tellers) >= 0 || lastId(accounts) >= 0) {
+            throw new IllegalStateException(options.dir() + " holds a TPC-B database of another shape; "
+                    + "run with --fresh (or another --dir)");
+        }
         fill(branches, shape.branches());
         fill(tellers, shape.tellers());
         fill(accounts, shape.accounts());

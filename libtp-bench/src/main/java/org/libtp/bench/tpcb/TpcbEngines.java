@@ -17,6 +17,10 @@ public final class TpcbEngines {
             case "notp" -> new LibtpTpcb(LibtpTpcb.Variant.NOTP, o);
             case "flock" -> new LibtpTpcb(LibtpTpcb.Variant.FLOCK, o);
             case "fsync" -> new LibtpTpcb(LibtpTpcb.Variant.FSYNC, o);
+            case "sqlite" -> new SqliteTpcb(o);
+            case "h2" -> new H2Tpcb(o);
+            case "je" -> new JeTpcb(o);
+            case "lmdb" -> new LmdbTpcb(o);
             default -> throw new IllegalArgumentException("unknown engine '" + name + "'; one of " + NAMES);
         };
     }

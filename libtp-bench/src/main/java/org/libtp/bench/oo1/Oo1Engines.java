@@ -1,0 +1,27 @@
+package org.libtp.bench.oo1;
+
+import java.util.List;
+
+/** The engines of the OO1 harness by name. */
+public final class Oo1Engines {
+    /** Every engine name {@link #open} knows, in the order reports list them. */
+    public static final List<String> NAMES = List.of("libtp", "notp", "flock", "fsync", "sqlite", "h2", "je", "lmdb");
+
+    private Oo1Engines() {
+    }
+
+    /** Opens engine {@code name}'s store in {@code o.dir()}. */
+    public static Oo1Store open(String name, StoreOptions o) {
+        return switch (name) {
+            case "libtp" -> new LibtpOo1(LibtpOo1.Variant.TP, o);
+            case "notp" -> new LibtpOo1(LibtpOo1.Variant.NOTP, o);
+            case "flock" -> new LibtpOo1(LibtpOo1.Variant.FLOCK, o);
+            case "fsync" -> new LibtpOo1(LibtpOo1.Variant.FSYNC, o);
+            case "sqlite" -> new SqliteOo1(o);
+            case "h2" -> new H2Oo1(o);
+            case "je" -> new JeOo1(o);
+            case "lmdb" -> new LmdbOo1(o);
+            default -> throw new IllegalArgumentException("unknown engine '" + name + "'; one of " + NAMES);
+        };
+    }
+}
