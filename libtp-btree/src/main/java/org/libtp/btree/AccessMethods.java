@@ -111,6 +111,11 @@ public final class AccessMethods {
             return tree.get(key, prot(txn));
         }
 
+        /** {@link #get}, write-locking the leaf for the update that follows. */
+        public byte[] getForUpdate(Transaction txn, byte[] key) {
+            return tree.get(key, prot(txn), true);
+        }
+
         public <T> T read(Transaction txn, byte[] key, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
             return tree.read(key, prot(txn), reader);
         }

@@ -166,10 +166,13 @@ final class Btree {
                 }
             }
             if (leafPage && readLocked && leafMode == LockMode.WRITE) {
-                // A leaf reached under a READ lock (the root is a leaf): convert.
+                // A leaf reached under a READ lock (the root is a leaf): give back the reference
+                // this descent took, then ask for WRITE. Converting in place would deadlock two
+                // writers that both got this far (each waits for the other's READ to go); a
+                // lock this transaction held before the descent is kept by its own reference.
                 bm.unpin(p, false);
-                prot.lock(pageNo, LockMode.WRITE);
                 prot.unlock(pageNo);
+                prot.lock(pageNo, LockMode.WRITE);
                 readLocked = false;
                 continue; // look again: it may have split while we waited
             }
@@ -211,8 +214,17 @@ final class Btree {
 
     /** The data stored under {@code key}, or null. */
     byte[] get(byte[] key, Protection prot) {
+        return get(key, prot, false);
+    }
+
+    /**
+     * The data stored under {@code key}, or null; {@code forUpdate} write-locks the leaf (Berkeley
+     * DB's DB_RMW), so that a read-modify-write does not deadlock on the lock upgrade with
+     * another one that read the same page.
+     */
+    byte[] get(byte[] key, Protection prot, boolean forUpdate) {
         checkKey(key);
-        Page p = findLeaf(key, prot, LockMode.READ, null);
+        Page p = findLeaf(key, prot, forUpdate ? LockMode.WRITE : LockMode.READ, null);
         try {
             p.latch();
             try {

@@ -96,6 +96,18 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * The data stored under {@code key}, or null, write-locking its page for the update that
+     * follows (Berkeley DB's {@code DB_RMW}, SQL's {@code SELECT ... FOR UPDATE}): two
+     * transactions that read and then change the same page would otherwise both hold it shared
+     * and deadlock on the upgrade. A write: not allowed in a read-only transaction. In the other
+     * modes it is {@link #get(Transaction, byte[])}.
+     */
+    public byte[] getForUpdate(Transaction txn, byte[] key) {
+        checkKey(key);
+        return run(txn, true, t -> tree.getForUpdate(t, key));
+    }
+
+    /**
      * Zero-copy read for hot loops: calls {@code reader} with a read-only view of the data stored
      * under {@code key} while its page is pinned and latched, and returns what it returns (null,
      * without calling it, if the key is absent). The reader must be quick, must not call into

@@ -56,6 +56,30 @@ class RecordApiTest {
     }
 
     @Test
+    void getForUpdateWriteLocksThePage() {
+        EnvironmentConfig cfg = EnvironmentConfig.builder().cacheBytes(1 << 20).lockTimeoutMillis(200).build();
+        try (Environment env = Environment.open(dir, cfg); Database db = env.openDatabase(null, "d", CREATE)) {
+            db.put(null, b("k"), b("v"));
+            assertNull(db.getForUpdate(null, b("absent")));
+            try (Transaction t1 = env.beginTransaction()) {
+                assertArrayEquals(b("v"), db.getForUpdate(t1, b("k")));
+                try (Transaction t2 = env.beginTransaction()) {
+                    // A shared read of the page waits for t1's write lock: a plain get would not.
+                    assertThrows(org.libtp.core.LockTimeoutException.class, () -> db.get(t2, b("k")));
+                    t2.abort();
+                }
+                db.put(t1, b("k"), b("w"));
+                t1.commit();
+            }
+            try (Transaction r = env.beginTransaction(Durability.SYNC, true)) {
+                assertThrows(IllegalStateException.class, () -> db.getForUpdate(r, b("k")));
+                assertArrayEquals(b("w"), db.get(r, b("k")));
+                r.commit();
+            }
+        }
+    }
+
+    @Test
     void cursorsAndTransactionsMatchAModel() {
         long seed = Seeds.seed("RecordApiTest");
         Random rnd = new Random(seed);
