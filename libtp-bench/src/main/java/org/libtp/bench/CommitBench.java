@@ -47,7 +47,7 @@ import java.util.concurrent.TimeUnit;
  * counter's stripe latch) and {@code commit} (a TXN_COMMIT record, flushed as the durability
  * says). Thread t of process p owns counter {@code p * threads + t}, so transactions never
  * conflict and no lock manager is needed. Checkpoints are taken as {@link TxnConfig} says by
- * default (every 8 MiB of log or 60 s), by whichever committer notices. At the end each thread
+ * default (TxnConfig.defaults(): every 32 MiB of log or 60 s), by whichever committer notices. At the end each thread
  * checks that its counter grew by exactly its number of commits.
  *
  * <p>{@code --level log}: the log manager alone, as measured first for issue 3: a "commit" is
@@ -77,7 +77,7 @@ public final class CommitBench {
     static final String NOTES_TXN = "transaction-level commit: each commit is begin(durability), one CounterStore "
             + "increment (a SLOT_UPDATE record, borrowed from the test record manager, of recordBytes bytes, logged "
             + "under the counter's stripe latch) and commit (a TXN_COMMIT record of 40 bytes, flushed per durability); "
-            + "LogConfig.defaults(); TxnConfig default checkpoints (8 MiB of log or 60 s), taken by committers; "
+            + "LogConfig.defaults(); TxnConfig default checkpoints (32 MiB of log or 60 s), taken by committers; "
             + "no lock manager (each thread owns its counter); the transaction manager reports active transactions, "
             + "so the group-commit delay can engage";
 

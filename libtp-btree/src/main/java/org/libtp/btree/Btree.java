@@ -297,6 +297,14 @@ final class Btree {
                     }
                     unused = overflowPage(oldStored);
                     log.leafDelete(p, i, key, oldStored); // a replace is a delete plus an insert (paper 3.2.6)
+                    if (oldStored.length == data.length) {
+                        // Logged as delete + insert all the same; on the page, the same bytes in place.
+                        log.leafInsert(p, i, key, data);
+                        if (!bp.replaceData(i, data)) {
+                            throw bp.corrupt("slot " + i + " changed length under its latch");
+                        }
+                        return old;
+                    }
                     bp.delete(i);
                 }
                 if (bp.freeTotal() >= BtreePage.leafCellSize(key.length, data.length) + 2) {

@@ -207,6 +207,9 @@ final class BtreePage {
         return freeContiguous() + page.getShort(OFF_GARBAGE);
     }
 
+    /** Keys up to this long are compared in place (see compareAt). */
+    private static final int SHORT_KEY = 16;
+
     private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[65536]);
 
     /**
@@ -219,8 +222,20 @@ final class BtreePage {
         }
         int c = slot(i);
         int n = keyLen(c);
+        int off = c + (isLeaf() ? LEAF_CELL_HEADER : INTERNAL_CELL_HEADER);
+        if (n <= SHORT_KEY) {
+            // Short keys byte by byte: cheaper than a bulk copy out of the mapped page.
+            int m = Math.min(n, key.length);
+            for (int j = 0; j < m; j++) {
+                int d = (page.getByte(off + j) & 0xFF) - (key[j] & 0xFF);
+                if (d != 0) {
+                    return d;
+                }
+            }
+            return n - key.length;
+        }
         byte[] scratch = SCRATCH.get();
-        page.getBytes(c + (isLeaf() ? LEAF_CELL_HEADER : INTERNAL_CELL_HEADER), scratch, 0, n);
+        page.getBytes(off, scratch, 0, n);
         return java.util.Arrays.compareUnsigned(scratch, 0, n, key, 0, key.length);
     }
 
@@ -301,6 +316,22 @@ final class BtreePage {
         page.putBytes(c + LEAF_CELL_HEADER, key);
         page.putBytes(c + LEAF_CELL_HEADER + key.length, data);
         insertSlot(i, c);
+    }
+
+    /**
+     * Overwrites the data of leaf slot {@code i} in place if {@code data} has its length (the
+     * common update: same-sized records); false otherwise. Saves the delete's garbage and the
+     * compaction the insert would then need.
+     */
+    boolean replaceData(int i, byte[] data) {
+        int c = slot(i);
+        int k = keyLen(c);
+        int d = page.getShort(c + 2);
+        if (d != data.length || c + LEAF_CELL_HEADER + k + d > size) {
+            return false;
+        }
+        page.putBytes(c + LEAF_CELL_HEADER + k, data);
+        return true;
     }
 
     void insertInternal(int i, byte[] key, long child) {

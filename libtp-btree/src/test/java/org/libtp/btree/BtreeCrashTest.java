@@ -28,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its transaction n-3, and sets "w/count" to n; 1 in 8 aborts (and is retried), as does a
  * deadlock victim. After recovery the tree must verify, and for each worker with count c (the
  * acknowledged commits or one more): exactly the keys of transactions c-2..c, with their values.
+ * Every other JVM commits with early lock release.
  */
 class BtreeCrashTest {
     static final int WORKERS_PER_JVM = 2;
@@ -65,7 +66,8 @@ class BtreeCrashTest {
             Path home = Path.of(args[0]);
             int base = Integer.parseInt(args[1]);
             Random seedRnd = new Random(Long.parseLong(args[2]));
-            try (BtreeTxnTest.Tp f = new BtreeTxnTest.Tp(home)) {
+            boolean elr = args.length > 3 && Boolean.parseBoolean(args[3]); // every other JVM
+            try (BtreeTxnTest.Tp f = new BtreeTxnTest.Tp(home, elr)) {
                 System.out.println("READY");
                 List<Thread> ts = new ArrayList<>();
                 for (int k = 0; k < WORKERS_PER_JVM; k++) {
@@ -171,7 +173,8 @@ class BtreeCrashTest {
         long commits = 0;
         for (int round = 0; round < rounds; round++) {
             List<ChildJvm> cs = ChildJvm.startAll(jvms, Worker.class,
-                    i -> new String[] {home.toString(), Integer.toString(WORKERS_PER_JVM * i), Long.toString(rnd.nextLong())});
+                    i -> new String[] {home.toString(), Integer.toString(WORKERS_PER_JVM * i), Long.toString(rnd.nextLong()),
+                            Boolean.toString(i % 2 == 0)});
             try {
                 for (ChildJvm c : cs) {
                     c.awaitLine("READY", Duration.ofSeconds(60));

@@ -36,9 +36,14 @@ class BtreeTxnTest {
         final EndActions endActions = new EndActions();
 
         Tp(Path home) {
+            this(home, false);
+        }
+
+        /** {@code earlyLockRelease}: this process's commits release their locks before the force. */
+        Tp(Path home, boolean earlyLockRelease) {
             tp = TxnEnvironment.open(home, EnvironmentConfig.builder().failCheckMillis(0).build(),
                     LogConfig.builder().fileSize(1 << 20).bufferSize(256 * 1024).build(),
-                    TxnConfig.builder().checkpointBytes(512 * 1024).build(),
+                    TxnConfig.builder().checkpointBytes(512 * 1024).earlyLockRelease(earlyLockRelease).build(),
                     BufferConfig.builder().poolBytes(4096L * 48).partitions(16).build(), LockConfig.defaults(),
                     new FileStorage(home), parts -> List.of(new BtreeRecords(parts.buffers(), name -> null)));
             int file = tp.buffers().open("tree.db");

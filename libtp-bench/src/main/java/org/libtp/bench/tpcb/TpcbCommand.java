@@ -233,24 +233,19 @@ public final class TpcbCommand {
             @Override
             public void run() {
                 try {
+                    int[] ids = new int[3];
                     while (!stop) {
-                        int tid = rnd.nextInt(shape.tellers());
-                        int bid = shape.branchOfTeller(tid);
-                        int ab = bid;
-                        if (shape.branches() > 1 && rnd.nextInt(100) < 15) {
-                            ab = rnd.nextInt(shape.branches() - 1);
-                            if (ab >= bid) {
-                                ab++;
-                            }
-                        }
-                        int aid = ab * shape.accountsPerBranch() + rnd.nextInt(shape.accountsPerBranch());
+                        drawIds(shape, rnd, ids);
+                        int aid = ids[0];
+                        int tid = ids[1];
+                        int bid = ids[2];
                         boolean ok;
                         if (readOnly) {
                             long s = session.readOnly(aid, tid, bid);
                             ok = s != Long.MIN_VALUE;
                             sink += s;
                         } else {
-                            ok = session.transfer(aid, tid, bid, rnd.nextInt(1_999_999) - 999_999);
+                            ok = session.transfer(aid, tid, bid, drawDelta(rnd));
                         }
                         if (ok) {
                             commits++;
@@ -264,6 +259,31 @@ public final class TpcbCommand {
                 }
             }
         }
+    }
+
+    /**
+     * Draws the ids of one transaction into {@code ids} as {aid, tid, bid}: a random teller, its
+     * branch, an account of that branch (85 %) or of another one (15 %, if there are several).
+     * The workers and the JMH benchmark (org.libtp.bench.jmh.TpcbBench) both draw through here.
+     */
+    public static void drawIds(TpcbShape shape, SplittableRandom rnd, int[] ids) {
+        int tid = rnd.nextInt(shape.tellers());
+        int bid = shape.branchOfTeller(tid);
+        int ab = bid;
+        if (shape.branches() > 1 && rnd.nextInt(100) < 15) {
+            ab = rnd.nextInt(shape.branches() - 1);
+            if (ab >= bid) {
+                ab++;
+            }
+        }
+        ids[0] = ab * shape.accountsPerBranch() + rnd.nextInt(shape.accountsPerBranch());
+        ids[1] = tid;
+        ids[2] = bid;
+    }
+
+    /** A transfer's delta, in [-999999, 999999] (drawn after {@link #drawIds}). */
+    public static long drawDelta(SplittableRandom rnd) {
+        return rnd.nextInt(1_999_999) - 999_999;
     }
 
     static Part local(TpcbStore store, Options o, int index) throws Exception {

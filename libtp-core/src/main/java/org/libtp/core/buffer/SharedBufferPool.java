@@ -813,23 +813,28 @@ public final class SharedBufferPool implements BufferManager {
      * before {@code before} (pages changed without logging always), one frame latch at a time.
      */
     private void writeDirty(int fileId, long before) {
-        if (log != null) {
-            // One write-ahead force up front, to the newest change of the pages to be written,
-            // rather than one per frame under its latch (and none if nothing needs it).
-            long upTo = Lsn.NULL;
-            for (int f = 0; f < frames; f++) {
-                if (toWrite(f, fileId, before)) {
-                    upTo = Math.max(upTo, mem.getLongVolatile(meta(f) + FR_FLUSH_LSN));
+        // One pass finds the candidates (and the newest change among them), the next writes
+        // only those: a pool of 64k frames is not walked twice per checkpoint.
+        int[] found = new int[64];
+        int n = 0;
+        long upTo = Lsn.NULL;
+        for (int f = 0; f < frames; f++) {
+            if (toWrite(f, fileId, before)) {
+                if (n == found.length) {
+                    found = java.util.Arrays.copyOf(found, n * 2);
                 }
-            }
-            if (upTo > log.flushedLsn()) {
-                log.flush(upTo, Durability.SYNC);
+                found[n++] = f;
+                upTo = Math.max(upTo, mem.getLongVolatile(meta(f) + FR_FLUSH_LSN));
             }
         }
-        for (int f = 0; f < frames; f++) {
-            if (!toWrite(f, fileId, before)) {
-                continue;
-            }
+        // One write-ahead force up front, to the newest change of the pages to be written,
+        // rather than one per frame under its latch (and none if nothing needs it). A frame
+        // changed since is forced for again by write() itself.
+        if (log != null && upTo > log.flushedLsn()) {
+            log.flush(upTo, Durability.SYNC);
+        }
+        for (int k = 0; k < n; k++) {
+            int f = found[k];
             long m = meta(f);
             frameLatches[f].acquire();
             try {
@@ -843,7 +848,6 @@ public final class SharedBufferPool implements BufferManager {
         }
     }
 
-    /** Unlatched look: frame {@code f} is dirty, of {@code fileId} (0 = any), and due before {@code before}. */
     private boolean toWrite(int f, int fileId, long before) {
         long m = meta(f);
         if (mem.getIntVolatile(m + FR_DIRTY) == 0 || mem.getIntVolatile(m + FR_STATE) != VALID

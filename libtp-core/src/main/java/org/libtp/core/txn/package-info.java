@@ -14,6 +14,16 @@
  *       (group commit in the log manager); a transaction that logged nothing writes nothing.
  *       Then the end listeners run: the lock manager releases the transaction's locks there
  *       (strict two-phase locking: after the commit is as durable as asked).</li>
+ *   <li><b>Early lock release</b> ({@link org.libtp.core.txn.TxnConfig#earlyLockRelease()}, per
+ *       process): the committer appends its commit record, raises {@code earlyReleaseEnd} in
+ *       the region to that record's end (CAS, monotonic), runs the end listeners (locks go),
+ *       then flushes and returns. Whoever read its changes is safe: a writer's own commit
+ *       record comes later in the log, so it is never durable without this one; a transaction
+ *       that logged nothing flushes (per its own durability) up to {@code earlyReleaseEnd}
+ *       before its commit returns. A committer that dies between the release and the flush
+ *       left its commit record in the shared buffer, so failCheck finishes it as committed,
+ *       consistently with what the others saw; if every process dies the log is cut at the same
+ *       point for it and for everything that depended on it.</li>
  *   <li><b>Abort</b> walks the chain backwards (log_unroll); for each change the record manager
  *       logs a compensation record (the inverse change, redo-only) and applies it; then an abort
  *       record. Recovery's redo pass therefore repeats aborts too, and only transactions with

@@ -26,7 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * buffer pool and releases its locks; a group-commit leader killed mid-force is taken over),
  * then of all (recovery). The total never changes. A victim killed inside a latch (a lock table
  * partition, a buffer frame, the log buffer) fails the environment instead, as documented: the
- * survivors then stop with RunRecoveryException, and recovery follows.
+ * survivors then stop with RunRecoveryException, and recovery follows. Every other teller
+ * commits with early lock release (its locks go before its force; a process killed between the
+ * two has its commit record in the shared log buffer, so failCheck counts it committed).
  */
 class BankCrashTest {
     static final int ACCOUNTS = 24;
@@ -39,7 +41,11 @@ class BankCrashTest {
     public static final class Teller {
         public static void main(String[] args) throws Exception {
             Random rnd = new Random(Long.parseLong(args[1]));
-            try (PageFixture f = new PageFixture(Path.of(args[0]), 16, 100)) {
+            // args[2]: early lock release in this process (children alternate, so the
+            // environment runs both kinds of committers side by side).
+            boolean elr = args.length > 2 && Boolean.parseBoolean(args[2]);
+            try (PageFixture f = new PageFixture(Path.of(args[0]), 16, 100,
+                    TxnConfig.builder().earlyLockRelease(elr).build(), new org.libtp.core.storage.FileStorage(Path.of(args[0])))) {
                 LockManager lm = f.tp.locks();
                 System.out.println("READY");
                 long n = 0;
@@ -92,7 +98,7 @@ class BankCrashTest {
         int latchDeaths = 0;
         for (int round = 0; round < rounds; round++) {
             List<ChildJvm> cs = ChildJvm.startAll(3, Teller.class,
-                    i -> new String[] {home.toString(), Long.toString(rnd.nextLong())});
+                    i -> new String[] {home.toString(), Long.toString(rnd.nextLong()), Boolean.toString(i % 2 == 0)});
             try {
                 for (ChildJvm c : cs) {
                     c.awaitLine("READY", Duration.ofSeconds(60));

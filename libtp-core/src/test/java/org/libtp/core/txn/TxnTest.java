@@ -55,6 +55,8 @@ class TxnTest {
         assertEquals(412, SharedTxnManager.OFF_STATE);
         assertEquals(416, SharedTxnManager.OFF_ACTIVE);
         assertEquals(424, SharedTxnManager.OFF_LAST_CKP_MILLIS);
+        assertEquals(432, SharedTxnManager.OFF_LAST_CKP_BEGIN);
+        assertEquals(440, SharedTxnManager.OFF_EARLY_RELEASE_END);
         assertEquals(1024, SharedTxnManager.OFF_TABLE);
         assertEquals(64, SharedTxnManager.ENTRY);
         assertEquals(0, SharedTxnManager.E_STATE);
