@@ -45,6 +45,11 @@ public final class BenchMain {
                         + " database, on libtp, notp, flock, fsync and the peers; --cold adds cold runs (store reopened, OS page"
                         + " cache dropped); prints one JSON line per test and cache",
                 org.libtp.bench.oo1.Oo1Command::run));
+        COMMANDS.put("report", new Entry(org.libtp.bench.report.ReportCommand.USAGE,
+                "the generated section of docs/benchmarks.md (between its generated markers) and its PNG charts, from the"
+                        + " JSON lines of commit, tpcb and oo1 runs: machine facts, the issue's targets evaluated,"
+                        + " TPC-B and OO1 tables, the paper's ratios; libtp-bench/scripts/bench-report.sh runs the whole matrix",
+                org.libtp.bench.report.ReportCommand::run));
         COMMANDS.put("help", new Entry("help", "this text", (args, out, err) -> {
             usage(out);
             return 0;

@@ -111,6 +111,11 @@ public final class AccessMethods {
             return tree.get(key, prot(txn));
         }
 
+        /** Read-modify-write of {@code key} in one descent; null if absent. */
+        public byte[] update(Transaction txn, byte[] key, java.util.function.UnaryOperator<byte[]> change) {
+            return tree.update(key, change, prot(txn), log(txn));
+        }
+
         /** {@link #get}, write-locking the leaf for the update that follows. */
         public byte[] getForUpdate(Transaction txn, byte[] key) {
             return tree.get(key, prot(txn), true);

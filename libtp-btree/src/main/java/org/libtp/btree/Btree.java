@@ -329,6 +329,56 @@ final class Btree {
     }
 
     /**
+     * Read-modify-write in one descent: under the leaf's WRITE lock and latch, {@code change}
+     * gets the current value of {@code key} and returns the new one, which replaces it (logged
+     * as a delete plus an insert, like any replace). Returns the new value, or null (without
+     * calling {@code change}) if the key is absent. A new value of the old length is written in
+     * place; any other goes through {@link #put} after the latch is released (the leaf lock
+     * keeps the key's value from changing in between). {@code change} runs under the page latch:
+     * it must be quick and must not call into the tree.
+     */
+    byte[] update(byte[] key, java.util.function.UnaryOperator<byte[]> change, Protection prot, BtreeLog log) {
+        checkKey(key);
+        Page p = findLeaf(key, prot, LockMode.WRITE, null);
+        byte[] next;
+        boolean changed = false;
+        try {
+            p.latch();
+            try {
+                BtreePage bp = new BtreePage(p);
+                int i = bp.lowerBound(key, cmp);
+                if (i >= bp.count() || bp.compareAt(i, key, cmp) != 0) {
+                    return null;
+                }
+                byte[] oldStored = bp.data(i);
+                next = change.apply(load(oldStored));
+                if (next == null) {
+                    throw new IllegalArgumentException("an update function must not return null (delete the key instead)");
+                }
+                if (oldStored.length == 1 + next.length && oldStored[0] == INLINE) {
+                    byte[] data = new byte[1 + next.length]; // INLINE tag, then the value
+                    System.arraycopy(next, 0, data, 1, next.length);
+                    log.leafDelete(p, i, key, oldStored);
+                    log.leafInsert(p, i, key, data);
+                    changed = true;
+                    if (!bp.replaceData(i, data)) {
+                        throw bp.corrupt("slot " + i + " changed length under its latch");
+                    }
+                    return next;
+                }
+            } finally {
+                if (p.isLatched()) {
+                    p.unlatch();
+                }
+            }
+        } finally {
+            bm.unpin(p, changed);
+        }
+        put(key, next, false, prot, log);
+        return next;
+    }
+
+    /**
      * Undo of a delete: inserts (key, data) again, starting at leaf {@code pageNo} (where it was
      * deleted) and moving right (keys only ever move right), splitting if needed. No page locks:
      * the rolled-back transaction's leaf locks cover the key's range.

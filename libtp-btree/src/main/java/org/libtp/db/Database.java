@@ -108,6 +108,28 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * Read-modify-write of one record in one B-tree descent (what {@link #getForUpdate} then
+     * {@link #put} do in two): {@code change} receives a copy of the data stored under {@code key}
+     * and returns the new data, which replaces it in {@code txn}. Returns the new data, or null
+     * (without calling {@code change}) if the key is absent. {@code change} runs while the page
+     * is latched: it must be quick, must not call into the database and must not return null.
+     * Key + new data must fit a quarter page, as for {@link #put}.
+     */
+    public byte[] update(Transaction txn, byte[] key, java.util.function.UnaryOperator<byte[]> change) {
+        checkKey(key);
+        if (change == null) {
+            throw new IllegalArgumentException("change must not be null");
+        }
+        return run(txn, true, t -> tree.update(t, key, v -> {
+            byte[] n = change.apply(v);
+            if (n != null) {
+                checkData(n);
+            }
+            return n;
+        }));
+    }
+
+    /**
      * Zero-copy read for hot loops: calls {@code reader} with a read-only view of the data stored
      * under {@code key} while its page is pinned and latched, and returns what it returns (null,
      * without calling it, if the key is absent). The reader must be quick, must not call into

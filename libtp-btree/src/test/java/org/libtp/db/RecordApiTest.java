@@ -56,6 +56,55 @@ class RecordApiTest {
     }
 
     @Test
+    void updateReadsModifiesAndWritesInOneStep() {
+        for (OpenMode mode : OpenMode.values()) {
+            Path home = dir.resolve("u" + mode);
+            EnvironmentConfig cfg = EnvironmentConfig.builder().mode(mode).cacheBytes(1 << 20).build();
+            try (Environment env = Environment.open(home, cfg); Database db = env.openDatabase(null, "d", CREATE)) {
+                for (int i = 0; i < 500; i++) {
+                    db.put(null, b("k" + i), b("v" + i));
+                }
+                assertArrayEquals(b("w7"), db.update(null, b("k7"), v -> b("w" + new String(v, StandardCharsets.UTF_8).substring(1))));
+                assertArrayEquals(b("w7"), db.get(null, b("k7")));
+                // another length goes through a delete and an insert
+                assertArrayEquals(b("longer value"), db.update(null, b("k8"), v -> b("longer value")));
+                assertArrayEquals(b("longer value"), db.get(null, b("k8")));
+                byte[] big = new byte[3000]; // an overflow value
+                db.update(null, b("k9"), v -> big);
+                assertArrayEquals(big, db.get(null, b("k9")));
+                boolean[] called = {false};
+                assertNull(db.update(null, b("absent"), v -> {
+                    called[0] = true;
+                    return v;
+                }));
+                assertFalse(called[0]);
+                assertThrows(IllegalArgumentException.class, () -> db.update(null, b("k1"), v -> null));
+                assertThrows(IllegalStateException.class, () -> db.update(null, b("k1"), v -> {
+                    throw new IllegalStateException("the function failed");
+                }));
+                assertArrayEquals(b("v1"), db.get(null, b("k1")), mode + ": a failed update changed nothing");
+                assertEquals(List.of(), db.verify());
+                if (mode == OpenMode.TP) {
+                    try (Transaction t = env.beginTransaction()) {
+                        db.update(t, b("k2"), v -> b("x2"));
+                        assertArrayEquals(b("x2"), db.get(t, b("k2")));
+                        t.abort();
+                    }
+                    assertArrayEquals(b("v2"), db.get(null, b("k2")), "an aborted update is rolled back");
+                    try (Transaction r = env.beginTransaction(Durability.SYNC, true)) {
+                        assertThrows(IllegalStateException.class, () -> db.update(r, b("k2"), v -> v));
+                        r.commit();
+                    }
+                }
+            }
+            try (Environment env = Environment.open(home, cfg); Database db = env.openDatabase(null, "d", CREATE)) {
+                assertArrayEquals(b("w7"), db.get(null, b("k7")), mode + " after reopen");
+                assertArrayEquals(b("longer value"), db.get(null, b("k8")));
+            }
+        }
+    }
+
+    @Test
     void getForUpdateWriteLocksThePage() {
         EnvironmentConfig cfg = EnvironmentConfig.builder().cacheBytes(1 << 20).lockTimeoutMillis(200).build();
         try (Environment env = Environment.open(dir, cfg); Database db = env.openDatabase(null, "d", CREATE)) {

@@ -333,12 +333,11 @@ final class LibtpTpcb implements TpcbStore {
     }
 
     private static void update(Database db, Transaction t, int id, long delta) {
-        byte[] k = TpcbRecords.key(id);
-        byte[] r = t != null ? db.getForUpdate(t, k) : db.get(t, k);
-        if (r == null) {
+        // One descent for the read-modify-write, the leaf write-locked from the start (no
+        // upgrade deadlock): Database.update.
+        if (db.update(t, TpcbRecords.key(id), r -> TpcbRecords.add(r, delta)) == null) {
             throw new IllegalStateException("TPC-B record " + id + " missing from " + db.name());
         }
-        db.put(t, k, TpcbRecords.add(r, delta));
     }
 
     private static long read(Database db, Transaction t, int id) {

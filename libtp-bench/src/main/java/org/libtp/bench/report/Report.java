@@ -1,0 +1,522 @@
+package org.libtp.bench.report;
+
+import org.libtp.bench.report.ReportData.Oo1;
+import org.libtp.bench.report.ReportData.Shape;
+import org.libtp.bench.report.ReportData.Tpcb;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Builds the generated Markdown section of docs/benchmarks.md from a {@link ReportData}: machine
+ * facts, the targets of issue 6 evaluated from the data, TPC-B tables and charts, the paper's
+ * ratios, OO1 tables and charts.
+ */
+final class Report {
+    static final String BEGIN = "<!-- generated:begin -->";
+    static final String END = "<!-- generated:end -->";
+
+    /** One row of the ratio table: libtp over its baselines at one shape, txn kind and MPL. */
+    record RatioRow(Shape shape, String txn, int mpl, Tpcb libtpNosync, Tpcb notp, Tpcb libtpSync, Tpcb fsync) {
+        double notpRatio() {
+            return libtpNosync == null || notp == null ? Double.NaN : libtpNosync.txnPerSec() / notp.txnPerSec();
+        }
+
+        double fsyncRatio() {
+            return libtpSync == null || fsync == null ? Double.NaN : libtpSync.txnPerSec() / fsync.txnPerSec();
+        }
+    }
+
+    /** One evaluated target. {@code result} is PASS, MISS or "no data". */
+    record Target(String target, String measured, String required, String result) {
+    }
+
+    static final String PASS = "PASS";
+    static final String MISS = "MISS";
+    static final String NO_DATA = "no data";
+
+    /** The section's fixed beginning (after the begin marker): what produced it and how. */
+    private static final String INTRO = """
+            <!-- Written by `java -jar libtp-bench.jar report` (org.libtp.bench.report.ReportCommand):
+                 edits between these markers are lost at the next run. -->
+            ## Generated report: TPC-B and OO1 (issue 6)
+
+            Everything between the `generated` markers of this file, and the charts it shows (`docs/img/`),
+            is produced by one script, run from the repository root:
+
+            ```sh
+            libtp-bench/scripts/bench-report.sh            # the full matrix: about an hour with the defaults
+            QUICK=1 libtp-bench/scripts/bench-report.sh    # smoke run: 1 s runs, small databases, MPL 1 and 4 (~2.5 min);
+                                               # its report goes to bench-results/<date>-quick/, not docs/
+            DRY_RUN=1 libtp-bench/scripts/bench-report.sh  # print the runs only
+            ```
+
+            It builds `libtp-bench/target/libtp-bench.jar` if missing, then writes JSON lines to
+            `bench-results/<date>/` (git-ignored): `machine.jsonl` (the facts below), `commit.jsonl`
+            (`commit --threads 1`: the raw force rate of the disk), `tpcb.jsonl` (every engine at scale 10
+            with MPL 1, 2, 4, 8, durable then no-sync; scale 1 for libtp, sqlite and lmdb; `--processes 4
+            --mpl 1` for libtp; the paper's small database `--scale 10 --accounts 1000`, read-only and full
+            no-sync, MPL 1 to 8, for libtp, notp and flock) and `oo1.jsonl` (every engine, `--cold`), with the
+            stderr of each command next to them. Each engine and database size has one `--dir` under the
+            results directory, so each database is loaded once. It ends with `java -jar
+            libtp-bench/target/libtp-bench.jar report --md docs/benchmarks.md --img docs/img
+            bench-results/<date>/*.jsonl`, which can be rerun alone on kept results; a later JSON line for the
+            same configuration replaces an earlier one, so a redone run can be appended to the files. Settings
+            (environment, defaults in brackets): `SECONDS_PER_RUN` (10), `WARMUP` (3), `MPLS` ("1 2 4 8"),
+            `SMALL_MPLS` ("1 2 3 4 5 6 7 8"), `ENGINES` (all eight), `SCALE1_ENGINES`, `SMALL_ENGINES`,
+            `PROC_ENGINES`, `ACCOUNTS_S10` and `ACCOUNTS_S1` (TPC-B scaling: 100,000 per branch), `CACHE_MB`
+            (256), `OO1_PARTS` (20000), `OO1_REPEAT` (3), `OUT`, `MD`, `IMG`, `KEEP_DBS` (0: the databases are
+            deleted at the end), `QUICK`; the script's header lists them all.
+
+            Engines: `libtp` (TP mode: page locks, write-ahead log, group commit); the paper's three
+            baselines on the same access methods: `notp` (no locks, no log; the threads of the process take
+            turns), `flock` (notp plus an exclusive file lock around each transaction) and `fsync` (notp plus,
+            at commit, every changed page written and the data files forced); the peers `sqlite`, `h2`
+            (MVStore), `je` (Berkeley DB Java Edition) and `lmdb`. "Durable" = commits forced to disk
+            (`--durability sync`; fsync always); "no-sync" = commits not forced (`--durability nosync`: libtp
+            writes its log to the OS at commit; notp and flock have no log, durability `none`).
+            """;
+
+    private final ReportData d;
+    private final Charts charts;
+    /** How the Markdown links the image directory ("img", or the directory as given). */
+    private final String imgLink;
+    private final List<String> inputs;
+    private final List<String> notes;
+    private final StringBuilder md = new StringBuilder();
+
+    Report(ReportData d, Charts charts, String imgLink, List<String> inputs, List<String> notes) {
+        this.d = d;
+        this.charts = charts;
+        this.imgLink = imgLink.isEmpty() || imgLink.endsWith("/") ? imgLink : imgLink + "/";
+        this.inputs = inputs;
+        this.notes = notes;
+    }
+
+    /** The section, markers included, and writes the charts. */
+    String build() throws IOException {
+        List<RatioRow> ratios = ratios();
+        line(BEGIN);
+        md.append(INTRO);
+        line("");
+        machine();
+        targets(ratios);
+        tpcb(ratios);
+        oo1();
+        if (!d.warnings.isEmpty()) {
+            line("### Input warnings");
+            line("");
+            for (String w : d.warnings) {
+                line("- " + w);
+            }
+            line("");
+        }
+        line(END);
+        return md.toString();
+    }
+
+    // ------------------------------------------------------------------ machine
+
+    private void machine() {
+        Map<String, Object> m = d.machine != null ? d.machine : Machine.probe(java.nio.file.Paths.get("."));
+        line("### Machine and inputs");
+        line("");
+        if (d.machine == null) {
+            line("No `machine` line in the inputs: the facts below are of the machine that generated the report.");
+            line("");
+        }
+        Set<String> jdks = new TreeSet<>();
+        d.tpcb.values().stream().map(Tpcb::jdk).filter(j -> j != null).forEach(jdks::add);
+        d.oo1.values().stream().map(Oo1::jdk).filter(j -> j != null).forEach(jdks::add);
+        line("| | |");
+        line("|---|---|");
+        line("| measured | " + ReportData.str(m, "date", Machine.UNKNOWN) + " (report generated "
+                + Instant.now().truncatedTo(ChronoUnit.SECONDS) + ") |");
+        line("| JDK | " + ReportData.str(m, "jdk", Machine.UNKNOWN)
+                + (jdks.isEmpty() ? "" : "; runs: " + String.join(", ", jdks)) + " |");
+        line("| CPU | " + ReportData.str(m, "cpu", Machine.UNKNOWN) + ", " + ReportData.str(m, "cores", "?")
+                + " cores (" + ReportData.str(m, "availableProcessors", "?") + " available to the JVM) |");
+        Object mem = m.get("memMiB");
+        if (mem instanceof Double md && md > 0) {
+            line("| memory | " + Fmt.count(md.longValue()) + " MiB |");
+        }
+        line("| kernel | " + ReportData.str(m, "kernel", Machine.UNKNOWN) + " |");
+        line("| file system of the results | " + ReportData.str(m, "fsType", Machine.UNKNOWN) + " ("
+                + ReportData.str(m, "fsSource", "?") + " on " + ReportData.str(m, "fsMount", "?") + ", for "
+                + "`" + ReportData.str(m, "resultsDir", "?") + "`) |");
+        double raw = d.rawForcesPerSec();
+        line("| raw force rate | " + (Double.isNaN(raw) ? NO_DATA + " (no `commit` line)"
+                : Fmt.rate(raw) + " forces/s (one thread appending 256 bytes and calling `FileChannel.force`"
+                + (d.commits.size() > 1 ? "; median of " + d.commits.size() + " `commit` lines" : "") + ")") + " |");
+        if (!d.commits.isEmpty()) {
+            StringBuilder b = new StringBuilder();
+            for (ReportData.Commit c : d.commits) {
+                b.append(b.length() == 0 ? "" : "; ").append(c.level()).append(' ').append(c.durability()).append(", ")
+                        .append(c.threads()).append(" thread(s) × ").append(c.processes()).append(" process(es): ")
+                        .append(Fmt.rate(c.commitsPerSec())).append(" commits/s");
+            }
+            line("| commit benchmark | " + b + " |");
+        }
+        line("| inputs | " + d.lines + " result lines" + (d.replaced > 0 ? " (" + d.replaced + " replaced by later "
+                + "lines of the same configuration)" : "") + " from " + String.join(", ", inputs.stream()
+                .map(s -> "`" + s + "`").toList()) + " |");
+        for (String n : notes) {
+            line("| note | " + n + " |");
+        }
+        line("");
+    }
+
+    // ------------------------------------------------------------------ targets
+
+    private void targets(List<RatioRow> ratios) {
+        List<Target> t = evaluate();
+        line("### Targets (issue 6)");
+        line("");
+        line("Evaluated mechanically from the result lines; \"scale 10\" and \"scale 1\" are the databases of");
+        line("that scale with the most accounts among the full-transaction runs (the TPC-B database unless only");
+        line("smaller ones were run), one process unless said. A MISS is reported as measured.");
+        line("");
+        line("| # | target | measured | required | result |");
+        line("|---|---|---|---|---|");
+        int n = 1;
+        for (Target x : t) {
+            String r = x.result().equals(NO_DATA) ? NO_DATA : "**" + x.result() + "**";
+            line("| " + n++ + " | " + x.target() + " | " + x.measured() + " | " + x.required() + " | " + r + " |");
+        }
+        long pass = t.stream().filter(x -> x.result().equals(PASS)).count();
+        long miss = t.stream().filter(x -> x.result().equals(MISS)).count();
+        line("");
+        line(pass + " PASS, " + miss + " MISS, " + (t.size() - pass - miss) + " without data.");
+        line("");
+    }
+
+    /** The targets of issue 6, in the issue's order. */
+    List<Target> evaluate() {
+        List<Target> out = new ArrayList<>();
+        double raw = d.rawForcesPerSec();
+        Shape s10 = d.mainShape(10);
+        Shape s1 = d.mainShape(1);
+        String at10 = s10 == null ? "scale 10" : "scale 10 (" + Fmt.count(s10.accounts()) + " accounts)";
+        String at1 = s1 == null ? "scale 1" : "scale 1 (" + Fmt.count(s1.accounts()) + " accounts)";
+
+        Tpcb sync1 = d.find("libtp", s10, "full", "sync", 1, 1);
+        out.add(atLeast("TPC-B " + at10 + ", durable, MPL 1: libtp ≥ 0.95 × raw force rate", sync1, 0.95, raw,
+                "raw forces/s"));
+        Tpcb fsync1 = d.find("fsync", s10, "full", "sync", 1, 1);
+        out.add(atLeast("TPC-B " + at10 + ", durable, MPL 1: libtp ≥ 4 × fsync", sync1, 4,
+                fsync1 == null ? Double.NaN : fsync1.txnPerSec(), "fsync txn/s"));
+        out.add(atLeast("TPC-B " + at10 + ", durable, MPL 8: libtp ≥ 3 × raw force rate",
+                d.find("libtp", s10, "full", "sync", 8, 1), 3, raw, "raw forces/s"));
+        out.add(atLeast("TPC-B " + at1 + ", durable, MPL 8: libtp ≥ 2 × raw force rate",
+                d.find("libtp", s1, "full", "sync", 8, 1), 2, raw, "raw forces/s"));
+        Tpcb nosync1 = d.find("libtp", s10, "full", "nosync", 1, 1);
+        Tpcb notp1 = notp(s10, "full", 1);
+        out.add(atLeast("TPC-B " + at10 + ", no-sync, MPL 1: libtp ≥ 0.85 × notp", nosync1, 0.85,
+                notp1 == null ? Double.NaN : notp1.txnPerSec(), "notp txn/s"));
+        Tpcb best = null;
+        for (String peer : ReportData.PEERS) {
+            Tpcb p = d.find(peer, s10, "full", "nosync", 1, 1);
+            if (p != null && (best == null || p.txnPerSec() > best.txnPerSec())) {
+                best = p;
+            }
+        }
+        out.add(atLeast("TPC-B " + at10 + ", no-sync, MPL 1: libtp ≥ 1.5 × the best peer (sqlite, h2, je, lmdb)",
+                nosync1, 1.5, best == null ? Double.NaN : best.txnPerSec(),
+                best == null ? "best peer txn/s" : best.engine() + " txn/s"));
+        Tpcb nosync4 = d.find("libtp", s10, "full", "nosync", 4, 1);
+        out.add(atLeast("TPC-B " + at10 + ", no-sync: libtp MPL 4 ≥ libtp MPL 1", nosync4, 1,
+                nosync1 == null ? Double.NaN : nosync1.txnPerSec(), "libtp MPL 1 txn/s"));
+        List<Tpcb> multi = d.tpcbSorted().stream().filter(t -> t.engine().equals("libtp") && t.processes() > 1).toList();
+        if (multi.isEmpty()) {
+            out.add(new Target("TPC-B: libtp `--processes 4` (MPL 1 each) ≥ 0.9 × libtp 4 threads in one process",
+                    NO_DATA, "≥ 0.9 × one process", NO_DATA));
+        }
+        for (Tpcb m : multi) {
+            int threads = m.processes() * m.mpl();
+            Tpcb one = d.find("libtp", m.shape(), m.txn(), m.durability(), threads, 1);
+            out.add(atLeast("TPC-B scale " + m.scale() + " (" + Fmt.count(m.accounts()) + " accounts)"
+                            + (m.txn().equals("readonly") ? ", read-only" : "") + ", "
+                            + (m.durable() ? "durable" : "no-sync") + ": libtp " + m.processes() + " processes × MPL "
+                            + m.mpl() + " ≥ 0.9 × " + threads + " threads in one process", m, 0.9,
+                    one == null ? Double.NaN : one.txnPerSec(), "one-process txn/s"));
+        }
+        out.addAll(oo1Targets());
+        return out;
+    }
+
+    private static Target atLeast(String name, Tpcb measured, double factor, double reference, String refName) {
+        String required = Double.isNaN(reference) ? "≥ " + Fmt.factor(factor) + " × " + refName + " (" + NO_DATA + ")"
+                : "≥ " + Fmt.rate(factor * reference) + " (" + Fmt.factor(factor) + " × " + Fmt.rate(reference) + " "
+                + refName + ")";
+        if (measured == null) {
+            return new Target(name, NO_DATA, required, NO_DATA);
+        }
+        String m = Fmt.rate(measured.txnPerSec()) + " txn/s";
+        if (Double.isNaN(reference)) {
+            return new Target(name, m, required, NO_DATA);
+        }
+        m += " (" + Fmt.ratio(measured.txnPerSec() / reference) + " ×)";
+        return new Target(name, m, required, measured.txnPerSec() >= factor * reference ? PASS : MISS);
+    }
+
+    /** OO1: libtp faster than every peer, each test and cache (and database size). */
+    private List<Target> oo1Targets() {
+        List<Target> out = new ArrayList<>();
+        List<Oo1> libtp = d.oo1.values().stream().filter(o -> o.engine().equals("libtp"))
+                .sorted(Comparator.comparingInt(Oo1::parts).thenComparing(o -> ReportData.TESTS.indexOf(o.test()))
+                        .thenComparing(Oo1::cache)).toList();
+        if (libtp.isEmpty()) {
+            out.add(new Target("OO1: libtp faster than every peer, each test, cold and warm", NO_DATA,
+                    "< the fastest peer", NO_DATA));
+            return out;
+        }
+        boolean severalSizes = libtp.stream().map(Oo1::parts).distinct().count() > 1;
+        for (Oo1 l : libtp) {
+            String name = "OO1 " + l.test() + ", " + l.cache() + (severalSizes ? ", " + Fmt.count(l.parts()) + " parts"
+                    : "") + ": libtp faster than every peer";
+            Oo1 best = null;
+            for (String peer : ReportData.PEERS) {
+                Oo1 p = d.oo1.get(peer + "/" + l.test() + "/" + l.cache() + "/" + l.parts() + "/" + l.durability());
+                if (p != null && (best == null || p.ms() < best.ms())) {
+                    best = p;
+                }
+            }
+            String m = Fmt.ms(l.ms()) + " ms";
+            if (best == null) {
+                out.add(new Target(name, m, "< the fastest peer (" + NO_DATA + ")", NO_DATA));
+                continue;
+            }
+            m += " (" + Fmt.ratio(l.ms() / best.ms()) + " × the fastest peer's time)";
+            out.add(new Target(name, m, "< " + Fmt.ms(best.ms()) + " ms (" + best.engine() + ")",
+                    l.ms() < best.ms() ? PASS : MISS));
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ TPC-B
+
+    private Tpcb notp(Shape s, String txn, int mpl) {
+        for (String dur : List.of("none", "nosync", "sync")) {
+            Tpcb t = d.find("notp", s, txn, dur, mpl, 1);
+            if (t != null) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    List<RatioRow> ratios() {
+        List<RatioRow> out = new ArrayList<>();
+        for (Shape s : d.shapes()) {
+            for (String txn : List.of("full", "readonly")) {
+                Set<Integer> mpls = new TreeSet<>();
+                d.tpcb.values().stream().filter(t -> t.shape().equals(s) && t.txn().equals(txn) && t.processes() == 1)
+                        .forEach(t -> mpls.add(t.mpl()));
+                for (int mpl : mpls) {
+                    RatioRow r = new RatioRow(s, txn, mpl, d.find("libtp", s, txn, "nosync", mpl, 1), notp(s, txn, mpl),
+                            d.find("libtp", s, txn, "sync", mpl, 1), d.find("fsync", s, txn, "sync", mpl, 1));
+                    if (!Double.isNaN(r.notpRatio()) || !Double.isNaN(r.fsyncRatio())) {
+                        out.add(r);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private void tpcb(List<RatioRow> ratios) throws IOException {
+        line("### TPC-B");
+        line("");
+        if (d.tpcb.isEmpty()) {
+            line(NO_DATA + ".");
+            line("");
+            return;
+        }
+        line("Transactions per second over the measured interval (warm-up excluded), summed over processes.");
+        line("Aborts are deadlock victims (counted, not retried). \"invariant\": the sums of accounts, tellers,");
+        line("branches and history agree after the run and the history grew by exactly the commits counted.");
+        line("");
+        List<Charts.Png> pngs = charts.tpcbThroughput(d);
+        for (Shape s : d.shapes()) {
+            for (String txn : List.of("full", "readonly")) {
+                List<Tpcb> rows = d.tpcbSorted().stream().filter(t -> t.shape().equals(s) && t.txn().equals(txn)).toList();
+                if (rows.isEmpty()) {
+                    continue;
+                }
+                line("#### " + s.label() + (txn.equals("readonly") ? ", read-only transactions" : ", full transactions"));
+                line("");
+                String tag = "tpcb-" + s.fileTag() + "-" + txn + "-";
+                for (Charts.Png p : pngs) {
+                    if (p.file().startsWith(tag)) {
+                        image(p);
+                    }
+                }
+                pivot(rows);
+            }
+        }
+        for (Charts.Png p : charts.abortRate(d)) {
+            line("#### Abort rate (the paper's figure 9)");
+            line("");
+            image(p);
+        }
+        line("#### The paper's ratios");
+        line("");
+        line("LIBTP/NOTP: libtp without forced commits over notp (no locks, no log), the cost of locking and logging;");
+        line("LIBTP/FSYNC: libtp with durable commits over fsync (every modified page forced at commit), the gain of");
+        line("the log. One process, equal MPL and database.");
+        line("");
+        if (ratios.isEmpty()) {
+            line(NO_DATA + ".");
+            line("");
+        } else {
+            for (Charts.Png p : charts.ratios(ratios)) {
+                image(p);
+            }
+            line("| database | txn | MPL | libtp no-sync | notp | LIBTP/NOTP | libtp durable | fsync | LIBTP/FSYNC |");
+            line("|---|---|---|---|---|---|---|---|---|");
+            for (RatioRow r : ratios) {
+                line("| " + r.shape().label() + " | " + r.txn() + " | " + r.mpl() + " | " + tps(r.libtpNosync()) + " | "
+                        + tps(r.notp()) + " | " + Fmt.ratio(r.notpRatio()) + " | " + tps(r.libtpSync()) + " | "
+                        + tps(r.fsync()) + " | " + Fmt.ratio(r.fsyncRatio()) + " |");
+            }
+            line("");
+        }
+        line("#### Every TPC-B result");
+        line("");
+        line("| engine | database | txn | durability | MPL | processes | txn/s | commits | aborts | abort rate | invariant |");
+        line("|---|---|---|---|---|---|---|---|---|---|---|");
+        for (Tpcb t : d.tpcbSorted()) {
+            line("| " + t.engine() + " | " + t.shape().label() + " | " + t.txn() + " | " + t.durability() + " | "
+                    + t.mpl() + " | " + t.processes() + " | " + Fmt.rate(t.txnPerSec()) + " | " + Fmt.count(t.commits())
+                    + " | " + Fmt.count(t.aborts()) + " | " + Fmt.percent(t.abortRate()) + " | "
+                    + (t.invariantOk() == null ? "–" : t.invariantOk() ? "ok" : "**VIOLATED**") + " |");
+        }
+        line("");
+    }
+
+    /** txn/s of one shape and txn kind: a row per engine, durability and process count; a column per MPL. */
+    private void pivot(List<Tpcb> rows) {
+        Set<Integer> mpls = new TreeSet<>();
+        Map<String, Map<Integer, Tpcb>> byRow = new LinkedHashMap<>();
+        for (Tpcb t : rows) {
+            mpls.add(t.mpl());
+            String key = t.engine() + " | " + t.durability() + " | " + (t.processes() == 1 ? "1" : t.processes()
+                    + " × MPL");
+            byRow.computeIfAbsent(key, k -> new TreeMap<>()).put(t.mpl(), t);
+        }
+        StringBuilder h = new StringBuilder("| engine | durability | processes |");
+        StringBuilder sep = new StringBuilder("|---|---|---|");
+        for (int m : mpls) {
+            h.append(" MPL ").append(m).append(" |");
+            sep.append("---|");
+        }
+        line(h.toString());
+        line(sep.toString());
+        for (Map.Entry<String, Map<Integer, Tpcb>> e : byRow.entrySet()) {
+            StringBuilder b = new StringBuilder("| " + e.getKey() + " |");
+            for (int m : mpls) {
+                Tpcb t = e.getValue().get(m);
+                b.append(' ').append(t == null ? "" : Fmt.rate(t.txnPerSec())
+                        + (t.aborts() > 0 ? " (" + Fmt.percent(t.abortRate()) + " aborts)" : "")
+                        + (Boolean.FALSE.equals(t.invariantOk()) ? " **invariant VIOLATED**" : "")).append(" |");
+            }
+            line(b.toString());
+        }
+        line("");
+    }
+
+    private static String tps(Tpcb t) {
+        return t == null ? "–" : Fmt.rate(t.txnPerSec());
+    }
+
+    // ------------------------------------------------------------------ OO1
+
+    private void oo1() throws IOException {
+        line("### OO1");
+        line("");
+        if (d.oo1.isEmpty()) {
+            line(NO_DATA + ".");
+            line("");
+            return;
+        }
+        line("Mean time of one run in milliseconds (one transaction: begin, the test, commit); lower is better,");
+        line("the fastest engine of each column in bold. lookup: 1,000 random parts; forward: a 7-hop traversal");
+        line("from a random part (3,280 parts); backward: the same along the reverse connections; insert: 100");
+        line("parts with three connections each. Cold: the store reopened and the OS page cache dropped before");
+        line("each timed run; warm: after one untimed run.");
+        line("");
+        for (Charts.Png p : charts.oo1(d)) {
+            image(p);
+        }
+        Map<Integer, List<Oo1>> groups = new TreeMap<>();
+        for (Oo1 o : d.oo1.values()) {
+            groups.computeIfAbsent(o.parts(), k -> new ArrayList<>()).add(o);
+        }
+        for (Map.Entry<Integer, List<Oo1>> ge : groups.entrySet()) {
+            List<Oo1> g = ge.getValue();
+            List<String> cols = new ArrayList<>();
+            for (String t : ReportData.TESTS) {
+                for (String c : List.of("cold", "warm")) {
+                    if (g.stream().anyMatch(o -> o.test().equals(t) && o.cache().equals(c))) {
+                        cols.add(t + "/" + c);
+                    }
+                }
+            }
+            Set<String> rows = new LinkedHashSet<>(); // engine/durability
+            g.stream().sorted(Comparator.comparingInt((Oo1 o) -> ReportData.engineRank(o.engine()))
+                    .thenComparing(Oo1::engine).thenComparing(Oo1::durability))
+                    .forEach(o -> rows.add(o.engine() + "/" + o.durability()));
+            int repeat = g.stream().mapToInt(Oo1::repeat).max().orElse(0);
+            line("#### " + Fmt.count(ge.getKey()) + " parts" + (repeat > 0 ? ", mean of " + repeat + " timed runs" : ""));
+            line("");
+            StringBuilder h = new StringBuilder("| engine | durability |");
+            StringBuilder sep = new StringBuilder("|---|---|");
+            for (String c : cols) {
+                h.append(' ').append(c.replace('/', ' ')).append(" |");
+                sep.append("---|");
+            }
+            line(h.toString());
+            line(sep.toString());
+            for (String row : rows) {
+                String[] ed = row.split("/");
+                StringBuilder b = new StringBuilder("| " + ed[0] + " | " + ed[1] + " |");
+                for (String c : cols) {
+                    String[] tc = c.split("/");
+                    Oo1 o = d.oo1.get(ed[0] + "/" + tc[0] + "/" + tc[1] + "/" + ge.getKey() + "/" + ed[1]);
+                    double best = g.stream().filter(x -> x.test().equals(tc[0]) && x.cache().equals(tc[1]))
+                            .mapToDouble(Oo1::ms).min().orElse(Double.NaN);
+                    String v = o == null ? "" : Fmt.ms(o.ms());
+                    b.append(' ').append(o != null && o.ms() == best ? "**" + v + "**" : v).append(" |");
+                }
+                line(b.toString());
+            }
+            line("");
+            if (g.stream().anyMatch(o -> Boolean.FALSE.equals(o.osCacheDropped()))) {
+                line("Some cold runs could not drop the OS page cache (not root?): their \"cold\" is the engine's own "
+                        + "cache only.");
+                line("");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ output
+
+    private void image(Charts.Png p) {
+        line("![" + p.title() + "](" + imgLink + p.file() + ")");
+        line("");
+    }
+
+    private void line(String s) {
+        md.append(s).append('\n');
+    }
+}
