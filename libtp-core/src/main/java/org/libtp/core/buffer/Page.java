@@ -17,6 +17,12 @@ public final class Page {
     final int frame;
     final long base;
     private final Memory mem;
+    /**
+     * The frame's bytes as a buffer (Memory.slice), or null: when present every access goes
+     * through it, bounds-checked by the buffer against the page, without Memory's per-call
+     * offset arithmetic (the B-tree's hottest path).
+     */
+    private final java.nio.ByteBuffer buf;
     private final int fileId;
     private final long pageNo;
     private final int size;
@@ -24,11 +30,13 @@ public final class Page {
     boolean pinned = true;
     boolean latched;
 
-    Page(SharedBufferPool pool, int frame, long base, Memory mem, int fileId, long pageNo, int size, int validLength) {
+    Page(SharedBufferPool pool, int frame, long base, Memory mem, java.nio.ByteBuffer buf, int fileId, long pageNo,
+         int size, int validLength) {
         this.pool = pool;
         this.frame = frame;
         this.base = base;
         this.mem = mem;
+        this.buf = buf;
         this.fileId = fileId;
         this.pageNo = pageNo;
         this.size = size;
@@ -107,22 +115,25 @@ public final class Page {
 
     public byte getByte(int off) {
         check(off, 1);
-        return mem.getByte(base + off);
+        return buf != null ? buf.get(off) : mem.getByte(base + off);
     }
 
     public int getShort(int off) {
         check(off, 2);
+        if (buf != null) {
+            return buf.getShort(off) & 0xFFFF; // the pool runs on little-endian platforms only
+        }
         return (mem.getByte(base + off) & 0xFF) | (mem.getByte(base + off + 1) & 0xFF) << 8;
     }
 
     public int getInt(int off) {
         check(off, 4);
-        return mem.getInt(base + off);
+        return buf != null ? buf.getInt(off) : mem.getInt(base + off);
     }
 
     public long getLong(int off) {
         check(off, 8);
-        return mem.getLong(base + off);
+        return buf != null ? buf.getLong(off) : mem.getLong(base + off);
     }
 
     public void getBytes(int off, byte[] dst, int dstOff, int len) {
@@ -130,7 +141,11 @@ public final class Page {
         if (dstOff < 0 || dstOff > dst.length - len) {
             throw new IndexOutOfBoundsException("destination range [" + dstOff + ", +" + len + ") outside " + dst.length);
         }
-        mem.getBytes(base + off, dst, dstOff, len);
+        if (buf != null) {
+            buf.get(off, dst, dstOff, len);
+        } else {
+            mem.getBytes(base + off, dst, dstOff, len);
+        }
     }
 
     /**
@@ -151,23 +166,39 @@ public final class Page {
 
     public void putByte(int off, byte v) {
         checkWrite(off, 1);
-        mem.putByte(base + off, v);
+        if (buf != null) {
+            buf.put(off, v);
+        } else {
+            mem.putByte(base + off, v);
+        }
     }
 
     public void putShort(int off, int v) {
         checkWrite(off, 2);
+        if (buf != null) {
+            buf.putShort(off, (short) v);
+            return;
+        }
         mem.putByte(base + off, (byte) v);
         mem.putByte(base + off + 1, (byte) (v >>> 8));
     }
 
     public void putInt(int off, int v) {
         checkWrite(off, 4);
-        mem.putInt(base + off, v);
+        if (buf != null) {
+            buf.putInt(off, v);
+        } else {
+            mem.putInt(base + off, v);
+        }
     }
 
     public void putLong(int off, long v) {
         checkWrite(off, 8);
-        mem.putLong(base + off, v);
+        if (buf != null) {
+            buf.putLong(off, v);
+        } else {
+            mem.putLong(base + off, v);
+        }
     }
 
     public void putBytes(int off, byte[] src, int srcOff, int len) {
@@ -175,7 +206,11 @@ public final class Page {
         if (srcOff < 0 || srcOff > src.length - len) {
             throw new IndexOutOfBoundsException("source range [" + srcOff + ", +" + len + ") outside " + src.length);
         }
-        mem.putBytes(base + off, src, srcOff, len);
+        if (buf != null) {
+            buf.put(off, src, srcOff, len);
+        } else {
+            mem.putBytes(base + off, src, srcOff, len);
+        }
     }
 
     public void putBytes(int off, byte[] src) {
@@ -187,8 +222,13 @@ public final class Page {
         check(from, len);
         checkWrite(to, len);
         byte[] tmp = new byte[len];
-        mem.getBytes(base + from, tmp, 0, len);
-        mem.putBytes(base + to, tmp, 0, len);
+        if (buf != null) {
+            buf.get(from, tmp, 0, len);
+            buf.put(to, tmp, 0, len);
+        } else {
+            mem.getBytes(base + from, tmp, 0, len);
+            mem.putBytes(base + to, tmp, 0, len);
+        }
     }
 
     /** Fills {@code [off, off + len)} with {@code value}. */

@@ -148,6 +148,8 @@ public final class SharedBufferPool implements BufferManager {
     private final Latch registryLatch;
     private final Latch[] partLatches;
     private final Latch[] frameLatches;
+    /** Per frame, a view of its page bytes (Memory.slice), or null: Page's fast path. */
+    private final java.nio.ByteBuffer[] frameViews;
     private final int frames;
     private final int pageSize;
     private final long pinSlot;
@@ -175,8 +177,12 @@ public final class SharedBufferPool implements BufferManager {
             partLatches[i] = env.latch(region, lay.offPart + (long) PART_STRIDE * i, "buffer hash partition " + i);
         }
         this.frameLatches = new Latch[frames];
+        this.frameViews = new java.nio.ByteBuffer[frames];
         for (int i = 0; i < frames; i++) {
             frameLatches[i] = env.latch(region, lay.offFrame + (long) FRAME * i + FR_LATCH, "buffer frame " + i);
+        }
+        for (int i = 0; i < frames; i++) {
+            frameViews[i] = mem.slice(pageBase(i), pageSize); // built up front: safely published
         }
         this.pinSlot = OFF_PINS + (long) PIN_STRIDE * env.processSlot();
         this.io = ThreadLocal.withInitial(() -> new byte[pageSize]);
@@ -560,7 +566,7 @@ public final class SharedBufferPool implements BufferManager {
                     }
                 }
                 hits.increment();
-                return new Page(this, f, pageBase(f), mem, fileId, pageNo, pageSize, mem.getInt(m + FR_VALID));
+                return new Page(this, f, pageBase(f), mem, frameViews[f], fileId, pageNo, pageSize, mem.getInt(m + FR_VALID));
             }
             if (!create && pageNo >= mem.getLongVolatile(fileEntry(fileId) + F_PAGES)) {
                 throw new IllegalArgumentException("page " + pageNo + " of " + nameAt(fileId) + " does not exist ("
@@ -612,7 +618,7 @@ public final class SharedBufferPool implements BufferManager {
             mem.putIntVolatile(m + FR_STATE, VALID);
             frameLatches[v].release();
             misses.increment();
-            return new Page(this, v, pageBase(v), mem, fileId, pageNo, pageSize, valid);
+            return new Page(this, v, pageBase(v), mem, frameViews[v], fileId, pageNo, pageSize, valid);
         }
     }
 

@@ -87,6 +87,15 @@ public final class MappedMemory implements Memory {
         return chunks[(int) (offset >>> chunkShift)].slice(index(offset), length).asReadOnlyBuffer().order(ORDER);
     }
 
+    @Override
+    public ByteBuffer slice(long offset, int length) {
+        check(offset, length);
+        if (!inOneChunk(offset, length)) {
+            return null;
+        }
+        return chunks[(int) (offset >>> chunkShift)].slice(index(offset), length).order(ORDER);
+    }
+
     private int index(long offset) {
         return (int) (offset & chunkMask);
     }

@@ -90,6 +90,18 @@ public interface Memory extends AutoCloseable {
      */
     java.nio.ByteBuffer view(long offset, int length);
 
+    /**
+     * A writable view of {@code length} bytes at {@code offset} in native byte order, for hot
+     * fixed ranges such as buffer-pool frames: the buffer checks every access against its own
+     * bounds (so a bug cannot reach outside the range, nor crash the JVM) and skips this
+     * interface's per-call offset arithmetic. Null if this memory offers none (the caller then
+     * uses the methods above) or the range crosses a mapping chunk. Memory is never unmapped,
+     * so the view stays valid; it does not see {@link #close()}.
+     */
+    default java.nio.ByteBuffer slice(long offset, int length) {
+        return null;
+    }
+
     /** Marks the range closed; later accesses throw {@link IllegalStateException}. */
     @Override
     void close();
