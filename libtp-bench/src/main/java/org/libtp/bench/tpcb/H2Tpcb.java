@@ -2,6 +2,9 @@ package org.libtp.bench.tpcb;
 
 import org.h2.mvstore.DataUtils;
 import org.h2.mvstore.MVStore;
+import org.h2.mvstore.type.ByteArrayDataType;
+import org.h2.mvstore.type.IntegerDataType;
+import org.h2.mvstore.type.LongDataType;
 import org.h2.mvstore.MVStoreException;
 import org.h2.mvstore.tx.Transaction;
 import org.h2.mvstore.tx.TransactionMap;
@@ -89,10 +92,14 @@ final class H2Tpcb implements TpcbStore {
             // transactions open at the last crash: rolled back
             txStore.endLeftoverTransactions();
             Transaction t = txStore.begin();
-            accounts = t.openMap("accounts");
-            tellers = t.openMap("tellers");
-            branches = t.openMap("branches");
-            history = t.openMap("history");
+            // Explicit key and value types: the default ObjectDataType caches the last key type
+            // it saw in a field shared by the maps, and concurrent transfers on the Integer-keyed
+            // maps and the Long-keyed history then failed with ClassCastException inside H2
+            // (seen at MPL 4).
+            accounts = t.openMap("accounts", IntegerDataType.INSTANCE, ByteArrayDataType.INSTANCE);
+            tellers = t.openMap("tellers", IntegerDataType.INSTANCE, ByteArrayDataType.INSTANCE);
+            branches = t.openMap("branches", IntegerDataType.INSTANCE, ByteArrayDataType.INSTANCE);
+            history = t.openMap("history", LongDataType.INSTANCE, ByteArrayDataType.INSTANCE);
             Long last = history.lastKey();
             nextHistory = new AtomicLong(last == null ? 1 : last + 1);
             t.commit();
