@@ -646,6 +646,11 @@ final class SharedEnvironment implements SyncContext {
     }
 
     /** Slots in use now (BUSY), for statistics and tests. */
+    @Override
+    public int attachedProcesses() {
+        return busySlots();
+    }
+
     int busySlots() {
         int n = 0;
         for (int s = 0; s < maxProcesses; s++) {

@@ -27,4 +27,13 @@ public interface SyncContext {
 
     /** The futex to sleep on. */
     Futex futex();
+
+    /**
+     * Processes attached to the shared memory now (live or not yet reclaimed); 1 if unknown.
+     * Waiters spin before sleeping only when this is 1: spinners of other processes cannot be
+     * counted, and on a small machine they take the CPU from the holders they wait for.
+     */
+    default int attachedProcesses() {
+        return 1;
+    }
 }
