@@ -46,6 +46,7 @@
 #   OUT              results directory                                bench-results/<UTC date>[-quick]
 #   MD, IMG          report outputs       docs/benchmarks.md, docs/img   [$OUT/benchmarks.md, $OUT/img]
 #   KEEP_DBS         1: keep $OUT/db                                  0
+#   BDB              1: add Berkeley DB C (engine bdb) to the scale-10 TPC-B runs   0
 #   JAVA, JAR        java binary, benchmark jar                       java, libtp-bench/target/libtp-bench.jar
 # A QUICK run writes its report into $OUT, not into docs/, unless MD and IMG say otherwise: its
 # numbers (1 s runs on small databases) only show that the pipeline works.
@@ -92,6 +93,15 @@ START=$(date +%s)
 
 elapsed() { local s=$(($(date +%s) - START)); printf '%d:%02d' $((s / 60)) $((s % 60)); }
 
+# BDB=1: Berkeley DB C joins the scale-10 TPC-B runs (not OO1). It needs Debian's libdb5.3-java
+# and libdb5.3-java-jni and a jar built with -Pbdb (mvn -q -DskipTests -Pbdb package -pl libtp-bench -am).
+CLASSPATH_RUN=$JAR
+TPCB_EXTRA=""
+if [[ ${BDB:-0} == 1 ]]; then
+  CLASSPATH_RUN="$JAR:/usr/share/java/db.jar"
+  TPCB_EXTRA="bdb"
+fi
+
 step() {
   if [[ $MODE == count ]]; then
     TOTAL=$((TOTAL + 1))
@@ -105,7 +115,10 @@ step() {
     return
   fi
   echo "== $(date -u +%FT%TZ) $cmd $*" >>"$OUT/$cmd.err"
-  if ! "$JAVA" -jar "$JAR" "$cmd" "$@" >>"$OUT/$cmd.jsonl" 2>>"$OUT/$cmd.err"; then
+  # -cp rather than -jar, so that Berkeley DB C's system jar can join the class path (BDB=1);
+  # the manifest's Add-Opens (for lmdbjava) then has to be given by hand.
+  if ! "$JAVA" --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED \
+    -cp "$CLASSPATH_RUN" org.libtp.bench.BenchMain "$cmd" "$@" >>"$OUT/$cmd.jsonl" 2>>"$OUT/$cmd.err"; then
     FAILED=$((FAILED + 1))
     log "    FAILED: see $OUT/$cmd.err"
   fi
@@ -142,7 +155,7 @@ matrix() {
     --raw-seconds "$RAW_SECONDS" --dir "$DB/commit"
   # every durable run first: the no-sync runs write log fast, which can disturb a later force rate
   for dur in sync nosync; do
-    for e in $ENGINES; do
+    for e in $ENGINES $TPCB_EXTRA; do
       tpcb_engine "$e" 10 "$ACCOUNTS_S10" "$dur"
     done
     for e in $SCALE1_ENGINES; do

@@ -230,7 +230,7 @@ final class Report {
                 best = p;
             }
         }
-        out.add(atLeast("TPC-B " + at10 + ", no-sync, MPL 1: libtp ≥ 1.5 × the best peer (sqlite, h2, je, lmdb)",
+        out.add(atLeast("TPC-B " + at10 + ", no-sync, MPL 1: libtp ≥ 1.5 × the best peer (sqlite, h2, je, lmdb, bdb where measured)",
                 nosync1, 1.5, best == null ? Double.NaN : best.txnPerSec(),
                 best == null ? "best peer txn/s" : best.engine() + " txn/s"));
         Tpcb nosync4 = d.find("libtp", s10, "full", "nosync", 4, 1);

@@ -23,9 +23,9 @@ import java.util.Map;
 final class ReportData {
 
     /** Engine order of the reports: the paper's four, then the peers. */
-    static final List<String> ENGINES = List.of("libtp", "notp", "flock", "fsync", "sqlite", "h2", "je", "lmdb");
+    static final List<String> ENGINES = List.of("libtp", "notp", "flock", "fsync", "sqlite", "h2", "je", "lmdb", "bdb");
     /** The peers (other embedded stores), as opposed to libtp and its three baselines. */
-    static final List<String> PEERS = List.of("sqlite", "h2", "je", "lmdb");
+    static final List<String> PEERS = List.of("sqlite", "h2", "je", "lmdb", "bdb");
     /** OO1 test order. */
     static final List<String> TESTS = List.of("lookup", "forward", "backward", "insert");
 

@@ -43,7 +43,7 @@ import java.util.SplittableRandom;
  * the history grew by exactly the number of commits (warm-up included) the workers counted.
  */
 public final class TpcbCommand {
-    public static final String USAGE = "tpcb --engine " + String.join("|", TpcbEngines.NAMES)
+    public static final String USAGE = "tpcb --engine " + String.join("|", TpcbEngines.NAMES) + "[|bdb with -Pbdb]"
             + " [--mpl N] [--processes P] [--seconds S] [--warmup W] [--scale BRANCHES] [--accounts TOTAL]"
             + " [--durability sync|nosync] [--txn full|readonly] [--dir DIR] [--cache-mb M] [--elr on|off]"
             + " [--seed N] [--fresh]";
@@ -497,8 +497,9 @@ public final class TpcbCommand {
                 default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
             }
         }
-        if (engine == null || !TpcbEngines.NAMES.contains(engine)) {
-            throw new IllegalArgumentException("--engine must be one of " + TpcbEngines.NAMES);
+        if (engine == null || !TpcbEngines.NAMES.contains(engine) && !TpcbEngines.OPTIONAL.contains(engine)) {
+            throw new IllegalArgumentException("--engine must be one of " + TpcbEngines.NAMES + " or, built with -Pbdb, "
+                    + TpcbEngines.OPTIONAL);
         }
         if (!warmupGiven) {
             // Child JVMs compile their hot code at once on the same cores: 4 of them on 2 cores

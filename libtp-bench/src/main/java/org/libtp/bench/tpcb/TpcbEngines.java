@@ -6,8 +6,32 @@ import java.util.List;
 public final class TpcbEngines {
     /** Every engine name {@link #open} knows, in the order reports list them. */
     public static final List<String> NAMES = List.of("libtp", "notp", "flock", "fsync", "sqlite", "h2", "je", "lmdb");
+    /** Engines that only builds with an optional profile have ({@code bdb}: {@code -Pbdb}). */
+    public static final List<String> OPTIONAL = List.of("bdb");
+
+    /**
+     * Berkeley DB C, the optional peer: compiled only by {@code mvn -Pbdb} (Debian's
+     * {@code libdb5.3-java} and {@code libdb5.3-java-jni} packages), so looked up by name.
+     */
+    public static final String BDB_CLASS = "org.libtp.bench.tpcb.BdbTpcb";
 
     private TpcbEngines() {
+    }
+
+    private static TpcbStore bdb(EngineOptions o) {
+        try {
+            Class<?> c = Class.forName(BDB_CLASS);
+            java.lang.reflect.Constructor<?> k = c.getDeclaredConstructor(EngineOptions.class);
+            k.setAccessible(true);
+            return (TpcbStore) k.newInstance(o);
+        } catch (ClassNotFoundException | NoClassDefFoundError e) {
+            throw new IllegalArgumentException("engine bdb (Berkeley DB C) is not in this build: install Debian's "
+                    + "libdb5.3-java and libdb5.3-java-jni and build with mvn -Pbdb package");
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot create " + BDB_CLASS + ": " + e, e);
+        }
     }
 
     /** Opens engine {@code name}'s store in {@code o.dir()}. */
@@ -21,6 +45,7 @@ public final class TpcbEngines {
             case "h2" -> new H2Tpcb(o);
             case "je" -> new JeTpcb(o);
             case "lmdb" -> new LmdbTpcb(o);
+            case "bdb" -> bdb(o);
             default -> throw new IllegalArgumentException("unknown engine '" + name + "'; one of " + NAMES);
         };
     }
