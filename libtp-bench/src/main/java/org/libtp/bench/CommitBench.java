@@ -832,27 +832,8 @@ public final class CommitBench {
     }
 
 
-    private static void orphaned(String why) {
-        System.err.println("commit child: " + why + "; exiting");
-        System.err.flush();
-        Runtime.getRuntime().halt(3);
-    }
-
     private static void child(Options o, int index, long parentPid) throws Exception {
-        Thread watchdog = new Thread(() -> {
-            while (true) {
-                if (!ParentWatch.parentAlive(parentPid)) {
-                    orphaned("parent " + parentPid + " is gone");
-                }
-                try {
-                    Thread.sleep(WATCHDOG_MILLIS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "commit child watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        ParentWatch.startWatchdog(parentPid, "commit child", WATCHDOG_MILLIS);
 
         PrintStream out = System.out;
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -864,7 +845,7 @@ public final class CommitBench {
             while (true) {
                 String cmd = in.readLine();
                 if (cmd == null) {
-                    orphaned("end of input (the parent died)");
+                    ParentWatch.orphaned("commit child", "end of input (the parent died)");
                     return;
                 }
                 switch (cmd) {

@@ -48,4 +48,30 @@ public final class ParentWatch {
         cmd.add(main.getName());
         return cmd;
     }
+
+    /**
+     * In a child: a daemon thread that halts this JVM (status 3) once the parent that started
+     * it is gone, so that a killed harness leaves no workers behind.
+     */
+    public static void startWatchdog(long parentPid, String who, long periodMillis) {
+        Thread watchdog = new Thread(() -> {
+            while (parentAlive(parentPid)) {
+                try {
+                    Thread.sleep(periodMillis);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            orphaned(who, "parent " + parentPid + " is gone");
+        }, who + " watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+    }
+
+    /** In a child whose parent is gone (or whose control pipe closed): says so and halts. */
+    public static void orphaned(String who, String why) {
+        System.err.println(who + ": " + why + "; exiting");
+        System.err.flush();
+        Runtime.getRuntime().halt(3);
+    }
 }

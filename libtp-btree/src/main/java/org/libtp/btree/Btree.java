@@ -296,15 +296,11 @@ final class Btree {
                         return old;
                     }
                     unused = overflowPage(oldStored);
-                    log.leafDelete(p, i, key, oldStored); // a replace is a delete plus an insert (paper 3.2.6)
                     if (oldStored.length == data.length) {
-                        // Logged as delete + insert all the same; on the page, the same bytes in place.
-                        log.leafInsert(p, i, key, data);
-                        if (!bp.replaceData(i, data)) {
-                            throw bp.corrupt("slot " + i + " changed length under its latch");
-                        }
+                        replaceInPlace(p, bp, i, key, oldStored, data, log);
                         return old;
                     }
+                    log.leafDelete(p, i, key, oldStored); // a replace is a delete plus an insert (paper 3.2.6)
                     bp.delete(i);
                 }
                 if (bp.freeTotal() >= BtreePage.leafCellSize(key.length, data.length) + 2) {
@@ -325,6 +321,20 @@ final class Btree {
             return old;
         } finally {
             bm.unpin(p, true);
+        }
+    }
+
+    /**
+     * Under the leaf latch: replaces the stored data of slot {@code i} by {@code data} of the
+     * same length. Logged as a delete plus an insert, as every replace (paper 3.2.6); on the
+     * page the new bytes overwrite the old, saving the delete's garbage and a compaction.
+     */
+    private static void replaceInPlace(Page p, BtreePage bp, int i, byte[] key, byte[] oldStored, byte[] data,
+                                       BtreeLog log) {
+        log.leafDelete(p, i, key, oldStored);
+        log.leafInsert(p, i, key, data);
+        if (!bp.replaceData(i, data)) {
+            throw bp.corrupt("slot " + i + " changed length under its latch");
         }
     }
 
@@ -358,12 +368,8 @@ final class Btree {
                 if (oldStored.length == 1 + next.length && oldStored[0] == INLINE) {
                     byte[] data = new byte[1 + next.length]; // INLINE tag, then the value
                     System.arraycopy(next, 0, data, 1, next.length);
-                    log.leafDelete(p, i, key, oldStored);
-                    log.leafInsert(p, i, key, data);
                     changed = true;
-                    if (!bp.replaceData(i, data)) {
-                        throw bp.corrupt("slot " + i + " changed length under its latch");
-                    }
+                    replaceInPlace(p, bp, i, key, oldStored, data, log);
                     return next;
                 }
             } finally {

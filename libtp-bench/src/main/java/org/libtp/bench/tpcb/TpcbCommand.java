@@ -397,19 +397,7 @@ public final class TpcbCommand {
     }
 
     private static void child(Options o, int index, long parentPid) throws Exception {
-        Thread watchdog = new Thread(() -> {
-            while (ParentWatch.parentAlive(parentPid)) {
-                try {
-                    Thread.sleep(500);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            System.err.println("tpcb child: parent " + parentPid + " is gone; exiting");
-            Runtime.getRuntime().halt(3);
-        }, "tpcb child watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        ParentWatch.startWatchdog(parentPid, "tpcb child", 500);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         PrintStream out = System.out;
         try (TpcbStore store = TpcbEngines.open(o.engine(), o.engineOptions(o.dir()));
@@ -420,8 +408,8 @@ public final class TpcbCommand {
             while (true) {
                 String cmd = in.readLine();
                 if (cmd == null) {
-                    System.err.println("tpcb child: end of input (the parent died); exiting");
-                    Runtime.getRuntime().halt(3);
+                    ParentWatch.orphaned("tpcb child", "end of input (the parent died)");
+                    return;
                 }
                 switch (cmd) {
                     case "GO" -> w.go();
