@@ -46,7 +46,8 @@
 #   OUT              results directory                                bench-results/<UTC date>[-quick]
 #   MD, IMG          report outputs       docs/benchmarks.md, docs/img   [$OUT/benchmarks.md, $OUT/img]
 #   KEEP_DBS         1: keep $OUT/db                                  0
-#   BDB              1: add Berkeley DB C (engine bdb) to the scale-10 TPC-B runs   0
+#   BDB              1: add Berkeley DB C (engine bdb) to the scale-10 TPC-B runs, the
+#                    --processes 4 runs and OO1 (needs a jar built with -Pbdb)      0
 #   JAVA, JAR        java binary, benchmark jar                       java, libtp-bench/target/libtp-bench.jar
 # A QUICK run writes its report into $OUT, not into docs/, unless MD and IMG say otherwise: its
 # numbers (1 s runs on small databases) only show that the pipeline works.
@@ -93,13 +94,14 @@ START=$(date +%s)
 
 elapsed() { local s=$(($(date +%s) - START)); printf '%d:%02d' $((s / 60)) $((s % 60)); }
 
-# BDB=1: Berkeley DB C joins the scale-10 TPC-B runs (not OO1). It needs Debian's libdb5.3-java
-# and libdb5.3-java-jni and a jar built with -Pbdb (mvn -q -DskipTests -Pbdb package -pl libtp-bench -am).
+# BDB=1: Berkeley DB C joins the scale-10 TPC-B runs, the --processes 4 runs (after $PROC_ENGINES)
+# and OO1 (after $ENGINES). It needs Debian's libdb5.3-java and libdb5.3-java-jni and a jar built
+# with -Pbdb (mvn -q -DskipTests -Pbdb package -pl libtp-bench -am).
 CLASSPATH_RUN=$JAR
-TPCB_EXTRA=""
+BDB_EXTRA=""
 if [[ ${BDB:-0} == 1 ]]; then
   CLASSPATH_RUN="$JAR:/usr/share/java/db.jar"
-  TPCB_EXTRA="bdb"
+  BDB_EXTRA="bdb"
 fi
 
 step() {
@@ -125,7 +127,7 @@ step() {
 }
 
 multi_process() { # engines whose database several JVMs can share (TpcbStore.multiProcess)
-  case $1 in libtp | flock | sqlite | lmdb) return 0 ;; *) return 1 ;; esac
+  case $1 in libtp | flock | sqlite | lmdb | bdb) return 0 ;; *) return 1 ;; esac
 }
 
 tpcb() { # engine scale accounts durability txn mpl processes
@@ -155,13 +157,13 @@ matrix() {
     --raw-seconds "$RAW_SECONDS" --dir "$DB/commit"
   # every durable run first: the no-sync runs write log fast, which can disturb a later force rate
   for dur in sync nosync; do
-    for e in $ENGINES $TPCB_EXTRA; do
+    for e in $ENGINES $BDB_EXTRA; do
       tpcb_engine "$e" 10 "$ACCOUNTS_S10" "$dur"
     done
     for e in $SCALE1_ENGINES; do
       tpcb_engine "$e" 1 "$ACCOUNTS_S1" "$dur"
     done
-    for e in $PROC_ENGINES; do
+    for e in $PROC_ENGINES $BDB_EXTRA; do
       if multi_process "$e"; then
         tpcb "$e" 10 "$ACCOUNTS_S10" "$dur" full 1 4
       else
@@ -177,7 +179,7 @@ matrix() {
       tpcb "$e" 10 1000 nosync full "$mpl" 1
     done
   done
-  for e in $ENGINES; do
+  for e in $ENGINES $BDB_EXTRA; do
     step oo1 --engine "$e" --cold --parts "$OO1_PARTS" --repeat "$OO1_REPEAT" --dir "$DB/oo1-$e-p$OO1_PARTS"
   done
 }
@@ -189,7 +191,7 @@ MODE=run
 SETTINGS="SECONDS_PER_RUN=$SECONDS_PER_RUN WARMUP=$WARMUP MPLS=\"$MPLS\" SMALL_MPLS=\"$SMALL_MPLS\" ENGINES=\"$ENGINES\""
 SETTINGS+=" SCALE1_ENGINES=\"$SCALE1_ENGINES\" SMALL_ENGINES=\"$SMALL_ENGINES\" PROC_ENGINES=\"$PROC_ENGINES\""
 SETTINGS+=" ACCOUNTS_S10=$ACCOUNTS_S10 ACCOUNTS_S1=$ACCOUNTS_S1 CACHE_MB=$CACHE_MB OO1_PARTS=$OO1_PARTS"
-SETTINGS+=" OO1_REPEAT=$OO1_REPEAT QUICK=$QUICK"
+SETTINGS+=" OO1_REPEAT=$OO1_REPEAT QUICK=$QUICK BDB=${BDB:-0}"
 log "$TOTAL runs into $OUT ($SETTINGS)"
 if [[ $DRY_RUN == 1 ]]; then
   matrix

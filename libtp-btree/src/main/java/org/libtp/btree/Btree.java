@@ -123,67 +123,76 @@ final class Btree {
     // ------------------------------------------------------------------ search
 
     /**
-     * Descends to the leaf that covers {@code key}, locking it in {@code leafMode} (kept), internal
-     * pages in READ (released before the child is locked). Returns the pinned leaf; {@code path},
-     * if not null, gets the internal pages visited (top down).
+     * Descends to the leaf that covers {@code key}, locking it in {@code leafMode} (kept); returns
+     * the pinned leaf. {@code path}, if not null, gets the internal pages visited (top down).
+     *
+     * <p>Internal pages are read under their page latch and not locked (Lehman and Yao's reader):
+     * the paper's READ lock on an internal page was released before the child's was taken, so it
+     * never excluded a concurrent split or unlink between the two pages; within one page the latch
+     * gives the same guarantee the lock did, and a page freed meanwhile is seen as free (it is
+     * not reused while this transaction runs) and the descent starts again. Leaf locks are taken
+     * before the leaf is read, as before; only the page the lock covers changes.
      */
     Page findLeaf(byte[] key, Protection prot, LockMode leafMode, List<Long> path) {
         long pageNo = ROOT;
-        prot.lock(pageNo, LockMode.READ);
-        boolean readLocked = true;
+        boolean locked = false; // this descent holds a leafMode reference on pageNo
         while (true) {
             Page p = bm.get(file, pageNo, 0);
             BtreePage bp = new BtreePage(p);
             // What the descent reads of a page it reads under the page latch: a structure change
-            // made without a page lock (rollback, recovery) is never seen half done.
+            // is never seen half done.
             p.latch();
-            boolean leafPage;
-            boolean beyond;
-            long right;
+            boolean free;
+            boolean leafPage = false;
+            boolean beyond = false;
+            long right = 0;
             long child = 0;
             boolean childIsLeaf = false;
             try {
-                if (bp.isFree()) { // unlinked since the pointer to it was read: start again
-                    p.unlatch();
-                    bm.unpin(p, false);
-                    prot.unlock(pageNo);
-                    pageNo = ROOT;
-                    prot.lock(pageNo, LockMode.READ);
-                    readLocked = true;
-                    continue;
-                }
-                bp.check("descent");
-                leafPage = bp.isLeaf();
-                beyond = bp.beyondHighKey(key, cmp);
-                right = bp.rightLink();
-                if (!leafPage && !beyond) {
-                    child = bp.child(bp.childSlot(key, cmp));
-                    childIsLeaf = bp.level() == 1;
+                free = bp.isFree(); // unlinked since the pointer to it was read
+                if (!free) {
+                    bp.check("descent");
+                    leafPage = bp.isLeaf();
+                    beyond = bp.beyondHighKey(key, cmp);
+                    right = bp.rightLink();
+                    if (!leafPage && !beyond) {
+                        child = bp.child(bp.childSlot(key, cmp));
+                        childIsLeaf = bp.level() == 1;
+                    }
                 }
             } finally {
-                if (p.isLatched()) {
-                    p.unlatch();
-                }
+                p.unlatch();
             }
-            if (leafPage && readLocked && leafMode == LockMode.WRITE) {
-                // A leaf reached under a READ lock (the root is a leaf): give back the reference
-                // this descent took, then ask for WRITE. Converting in place would deadlock two
-                // writers that both got this far (each waits for the other's READ to go); a
-                // lock this transaction held before the descent is kept by its own reference.
+            if (free) {
                 bm.unpin(p, false);
-                prot.unlock(pageNo);
-                prot.lock(pageNo, LockMode.WRITE);
-                readLocked = false;
-                continue; // look again: it may have split while we waited
+                if (locked) {
+                    prot.unlock(pageNo);
+                    locked = false;
+                }
+                pageNo = ROOT; // start again
+                continue;
+            }
+            if (leafPage && !locked) {
+                // A leaf reached without its lock (the root is a leaf): lock it, then look again,
+                // as it may have split while we waited.
+                bm.unpin(p, false);
+                prot.lock(pageNo, leafMode);
+                locked = true;
+                continue;
+            }
+            if (!leafPage && locked) {
+                prot.unlock(pageNo); // locked as the root leaf, split into an internal page since
+                locked = false;
             }
             if (beyond) {
                 bm.unpin(p, false);
                 if (right == 0) {
                     throw bp.corrupt("a key above the high key and no right sibling");
                 }
-                prot.lock(right, leafPage ? leafMode : LockMode.READ);
-                prot.unlock(pageNo);
-                readLocked = !leafPage || leafMode == LockMode.READ;
+                if (leafPage) {
+                    prot.lock(right, leafMode); // coupled along the leaf level
+                    prot.unlock(pageNo);
+                }
                 pageNo = right;
                 continue;
             }
@@ -194,10 +203,10 @@ final class Btree {
             if (path != null) {
                 path.add(pageNo);
             }
-            prot.unlock(pageNo); // not coupled on the way down
-            LockMode m = childIsLeaf ? leafMode : LockMode.READ;
-            prot.lock(child, m);
-            readLocked = m == LockMode.READ;
+            if (childIsLeaf) {
+                prot.lock(child, leafMode);
+                locked = true;
+            }
             pageNo = child;
         }
     }
@@ -978,37 +987,52 @@ final class Btree {
         }
     }
 
-    /** The leftmost leaf, READ-locked and pinned. */
+    /** The leftmost leaf, READ-locked and pinned; internal pages are not locked (see findLeaf). */
     private Page leftmost(Protection prot) {
         long pageNo = ROOT;
-        prot.lock(pageNo, LockMode.READ);
+        boolean locked = false;
         while (true) {
             Page p = bm.get(file, pageNo, 0);
-            long child;
+            boolean free;
+            boolean leaf = false;
+            long child = 0;
+            boolean childIsLeaf = false;
             p.latch();
             try {
                 BtreePage bp = new BtreePage(p);
-                if (bp.isFree()) { // unlinked meanwhile: start again
-                    p.unlatch();
-                    bm.unpin(p, false);
-                    prot.unlock(pageNo);
-                    pageNo = ROOT;
-                    prot.lock(pageNo, LockMode.READ);
-                    continue;
+                free = bp.isFree();
+                if (!free) {
+                    bp.check("descent");
+                    leaf = bp.isLeaf();
+                    if (!leaf) {
+                        child = bp.child(0);
+                        childIsLeaf = bp.level() == 1;
+                    }
                 }
-                bp.check("descent");
-                if (bp.isLeaf()) {
-                    return p;
-                }
-                child = bp.child(0);
             } finally {
-                if (p.isLatched()) {
-                    p.unlatch();
-                }
+                p.unlatch();
+            }
+            if (leaf && locked) {
+                return p;
             }
             bm.unpin(p, false);
-            prot.unlock(pageNo);
-            prot.lock(child, LockMode.READ);
+            if (leaf) { // the root is a leaf: lock it and look again
+                prot.lock(pageNo, LockMode.READ);
+                locked = true;
+                continue;
+            }
+            if (locked) {
+                prot.unlock(pageNo); // unlinked meanwhile, or the root leaf split
+                locked = false;
+            }
+            if (free) {
+                pageNo = ROOT;
+                continue;
+            }
+            if (childIsLeaf) {
+                prot.lock(child, LockMode.READ);
+                locked = true;
+            }
             pageNo = child;
         }
     }

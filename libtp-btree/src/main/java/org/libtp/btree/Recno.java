@@ -176,10 +176,34 @@ public final class Recno {
     public long append(Transaction txn, byte[] data) {
         checkData(data);
         lock(txn, META, LockMode.WRITE); // appends serialize on the meta page
-        long n = count(txn) + 1;
-        write(txn, n, (byte) 1, data);
-        setCount(txn, n);
-        return n;
+        Page m = bm.get(file, META, 0); // pinned once for the count's read and its update
+        try {
+            long n;
+            m.latch();
+            try {
+                n = m.getLong(OFF_COUNT) + 1;
+            } finally {
+                m.unlatch();
+            }
+            write(txn, n, (byte) 1, data);
+            m.latch();
+            try {
+                write(txn, m, OFF_COUNT, longBytes(n));
+            } finally {
+                m.unlatch();
+            }
+            return n;
+        } finally {
+            bm.unpin(m, true);
+        }
+    }
+
+    private static byte[] longBytes(long n) {
+        byte[] b = new byte[8];
+        for (int i = 0; i < 8; i++) {
+            b[i] = (byte) (n >>> (8 * i));
+        }
+        return b;
     }
 
     /** Deletes record {@code n}; true if it was present. */
@@ -230,11 +254,7 @@ public final class Recno {
         try {
             m.latch();
             try {
-                byte[] b = new byte[8];
-                for (int i = 0; i < 8; i++) {
-                    b[i] = (byte) (n >>> (8 * i));
-                }
-                write(txn, m, OFF_COUNT, b);
+                write(txn, m, OFF_COUNT, longBytes(n));
             } finally {
                 m.unlatch();
             }

@@ -1,8 +1,11 @@
 /**
  * The B-tree access method (paper 3.1.2, 3.2.6): a B-link tree (Lehman and Yao) on buffer-pool
- * pages ({@code BtreePage} has the page layout), the paper's locking protocol (internal page
- * locks released before the child's is taken, moves right past high keys, the parent locked
- * before a split page is released, leaf locks to the end of the transaction), leaf inserts and
+ * pages ({@code BtreePage} has the page layout), the paper's locking protocol (moves right past
+ * high keys, the parent locked before a split page is released, leaf locks to the end of the
+ * transaction) with Lehman and Yao's lock-free reader on the way down: a descent reads internal
+ * pages under their latch only, where the paper took a READ lock it gave back before locking the
+ * child (so it never excluded a change between the two pages either), and locks only the leaf
+ * it reaches; leaf inserts and
  * deletes logged logically (redo by slot, undo by key, {@code BtreeRecords}) and splits as
  * redo-only page images. The record API in {@code org.libtp.db} uses it through
  * {@link org.libtp.btree.AccessMethods}.

@@ -9,14 +9,13 @@ import com.sleepycat.db.DatabaseType;
 import com.sleepycat.db.DeadlockException;
 import com.sleepycat.db.Environment;
 import com.sleepycat.db.EnvironmentConfig;
-import com.sleepycat.db.LockDetectMode;
 import com.sleepycat.db.LockMode;
 import com.sleepycat.db.OperationStatus;
 import com.sleepycat.db.Transaction;
+import org.libtp.bench.bdb.BdbEnvironment;
 
 import java.io.FileNotFoundException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 
 /**
  * TPC-B on Berkeley DB C 5.3 (Debian's {@code libdb5.3-java}: the JNI API {@code
@@ -24,21 +23,31 @@ import java.nio.file.Files;
  * JNI library come from the Debian packages, not from Maven Central); {@link TpcbEngines} loads
  * it by name.
  *
- * <p>A transactional environment (cache, locking, logging, transactions; recovery at open);
- * B-tree databases {@code accounts}, {@code tellers}, {@code branches} keyed by the 4-byte
- * big-endian id; {@code history} a fixed-length RECNO database appended to ({@code DB_APPEND}),
- * as in Berkeley DB's own {@code ex_tpcb}. Reads that precede writes use {@link LockMode#RMW};
- * deadlocks are detected on every conflict ({@code DB_LOCK_DEFAULT}) and the victim's
- * transaction is aborted and counted.
+ * <p>A transactional environment (cache, locking, logging, transactions; see
+ * {@link BdbEnvironment}); B-tree databases {@code accounts}, {@code tellers}, {@code branches}
+ * keyed by the 4-byte big-endian id; {@code history} a fixed-length RECNO database appended to
+ * ({@code DB_APPEND}), as in Berkeley DB's own {@code ex_tpcb}. Reads that precede writes use
+ * {@link LockMode#RMW}; deadlocks are detected on every conflict ({@code DB_LOCK_DEFAULT}) and
+ * the victim's transaction is aborted and counted.
  *
  * <p>Durability: {@code sync} is the default commit (the log is written and fsync'd, with group
  * commit); {@code nosync} is {@code DB_TXN_WRITE_NOSYNC} (written to the OS at commit, not
  * forced: survives a crash of the process, not of the OS). {@code cacheBytes} is the cache
- * size. One process (the environment could be shared, but the harness's child JVMs are not
- * wired for it here).
+ * size.
+ *
+ * <p>Processes: one, or several ({@code tpcb --processes N}: the parent loads and checks, its
+ * child JVMs run the transactions). The environment's regions are files in {@code --dir} that
+ * every process maps, so the cache, the lock table (deadlock detection included: a blocked
+ * thread's detector sees every process's lockers), the log and group commit are shared. The
+ * first process to open the environment runs recovery and creates the regions (cache size, lock
+ * table sizes); the others join them without recovery ({@link BdbEnvironment}). Each process sets
+ * the commit flag ({@code DB_TXN_WRITE_NOSYNC} or not) on its own handle. The child JVMs find
+ * {@code db.jar} on the class path they inherit from the parent ({@code java -cp
+ * libtp-bench.jar:/usr/share/java/db.jar}).
  */
 final class BdbTpcb implements TpcbStore {
     private final EngineOptions options;
+    private final BdbEnvironment shared;
     private final Environment env;
     private final Database accounts;
     private final Database tellers;
@@ -47,33 +56,23 @@ final class BdbTpcb implements TpcbStore {
 
     BdbTpcb(EngineOptions o) {
         this.options = o;
+        EnvironmentConfig ec = BdbEnvironment.config(o.cacheBytes());
+        if (!o.sync()) {
+            ec.setTxnWriteNoSync(true);
+        }
+        shared = BdbEnvironment.open(o.dir(), ec);
+        env = shared.environment();
+        Database a = null;
+        Database t = null;
+        Database b = null;
         try {
-            Files.createDirectories(o.dir());
-            EnvironmentConfig ec = new EnvironmentConfig();
-            ec.setAllowCreate(true);
-            ec.setInitializeCache(true);
-            ec.setInitializeLocking(true);
-            ec.setInitializeLogging(true);
-            ec.setTransactional(true);
-            ec.setRunRecovery(true);
-            ec.setThreaded(true);
-            ec.setCacheSize(o.cacheBytes());
-            ec.setLockDetectMode(LockDetectMode.DEFAULT);
-            ec.setMaxLocks(100_000);
-            ec.setMaxLockObjects(100_000);
-            ec.setMaxLockers(10_000);
-            ec.setLogAutoRemove(true);
-            if (!o.sync()) {
-                ec.setTxnWriteNoSync(true);
-            }
-            env = new Environment(o.dir().toFile(), ec);
             DatabaseConfig bt = new DatabaseConfig();
             bt.setType(DatabaseType.BTREE);
             bt.setAllowCreate(true);
             bt.setTransactional(true);
-            accounts = env.openDatabase(null, "accounts.db", null, bt);
-            tellers = env.openDatabase(null, "tellers.db", null, bt);
-            branches = env.openDatabase(null, "branches.db", null, bt);
+            a = env.openDatabase(null, "accounts.db", null, bt);
+            t = env.openDatabase(null, "tellers.db", null, bt);
+            b = env.openDatabase(null, "branches.db", null, bt);
             DatabaseConfig rn = new DatabaseConfig();
             rn.setType(DatabaseType.RECNO);
             rn.setRecordLength(TpcbRecords.HISTORY_BYTES);
@@ -81,9 +80,24 @@ final class BdbTpcb implements TpcbStore {
             rn.setTransactional(true);
             history = env.openDatabase(null, "history.db", null, rn);
         } catch (DatabaseException | FileNotFoundException e) {
-            throw new IllegalStateException("Berkeley DB: cannot open the TPC-B environment in " + o.dir() + ": " + e, e);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            for (Database d : new Database[] {b, t, a}) {
+                closeQuietly(d);
+            }
+            shared.close();
+            throw new IllegalStateException("Berkeley DB: cannot open the TPC-B databases in " + o.dir() + ": " + e, e);
+        }
+        accounts = a;
+        tellers = t;
+        branches = b;
+    }
+
+    private static void closeQuietly(Database d) {
+        if (d != null) {
+            try {
+                d.close();
+            } catch (DatabaseException ignored) {
+                // the open failed; that error is the one reported
+            }
         }
     }
 
@@ -99,7 +113,7 @@ final class BdbTpcb implements TpcbStore {
 
     @Override
     public boolean multiProcess() {
-        return false;
+        return true;
     }
 
     @Override
@@ -267,9 +281,10 @@ final class BdbTpcb implements TpcbStore {
             branches.close();
             tellers.close();
             accounts.close();
-            env.close();
         } catch (DatabaseException e) {
             throw new IllegalStateException("Berkeley DB: close failed: " + e, e);
+        } finally {
+            shared.close();
         }
     }
 }

@@ -41,7 +41,7 @@ import java.util.SplittableRandom;
  * same work.
  */
 public final class Oo1Command {
-    public static final String USAGE = "oo1 --engine " + String.join("|", Oo1Engines.NAMES)
+    public static final String USAGE = "oo1 --engine " + String.join("|", Oo1Engines.NAMES) + "[|bdb with -Pbdb]"
             + " [--parts 20000|200000] [--dir DIR] [--durability sync|nosync] [--cache-mb M] [--repeat N]"
             + " [--seed S] [--fresh] [--test all|lookup|forward|backward|insert[,...]] [--cold]";
     static final String META = "oo1.properties";
@@ -277,8 +277,9 @@ public final class Oo1Command {
                 default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
             }
         }
-        if (engine == null || !Oo1Engines.NAMES.contains(engine)) {
-            throw new IllegalArgumentException("--engine must be one of " + Oo1Engines.NAMES);
+        if (engine == null || !Oo1Engines.NAMES.contains(engine) && !Oo1Engines.OPTIONAL.contains(engine)) {
+            throw new IllegalArgumentException("--engine must be one of " + Oo1Engines.NAMES + " or, built with -Pbdb, "
+                    + Oo1Engines.OPTIONAL);
         }
         if (parts < 10) {
             throw new IllegalArgumentException("--parts must be >= 10 (the paper: 20000 or 200000)");

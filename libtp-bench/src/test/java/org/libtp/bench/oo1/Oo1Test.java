@@ -20,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * Every engine stores the same OO1 database and runs the same tests: each one is checked against
@@ -36,8 +37,24 @@ class Oo1Test {
     /** The reference's to-ids of the connections from the 100 parts of the first insert. */
     static List<Integer> expectedInsertTargets;
 
+    /** Every engine of this build: bdb too when it was built with -Pbdb. */
     static List<String> engines() {
-        return Oo1Engines.NAMES;
+        List<String> l = new ArrayList<>(Oo1Engines.NAMES);
+        if (bdbBuilt()) {
+            l.add("bdb");
+        }
+        return l;
+    }
+
+    /** True if this build has Berkeley DB C (mvn -Pbdb) and its jar is on the class path. */
+    static boolean bdbBuilt() {
+        try {
+            Class.forName(Oo1Engines.BDB_CLASS);
+            Class.forName("com.sleepycat.db.Environment");
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     @BeforeAll
@@ -171,6 +188,22 @@ class Oo1Test {
         assertEquals(2, Oo1Command.run(new String[] {"--engine", "libtp", "--test", "sideways"}, System.out, e));
         assertEquals(2, Oo1Command.run(new String[] {"--engine", "libtp", "--durability", "maybe"}, System.out, e));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("usage: oo1 --engine"));
+    }
+
+    @Test
+    void bdbWithoutTheProfileIsAClearError(@TempDir Path dir) {
+        assumeFalse(bdbBuilt(), "built with -Pbdb");
+        // classes left in target/ by an earlier -Pbdb build, without db.jar: the other message
+        boolean stale = Oo1Test.class.getClassLoader().getResource(Oo1Engines.BDB_CLASS.replace('.', '/') + ".class") != null;
+        String expected = stale ? "not on the class path" : "not in this build";
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Oo1Engines.open("bdb", new StoreOptions(dir, true, 16L << 20)));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+        assertEquals("bdb", Oo1Command.parse(new String[] {"--engine", "bdb"}).engine());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(1, Oo1Command.run(new String[] {"--engine", "bdb", "--dir", dir.toString()}, System.out,
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains(expected), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -33,7 +33,19 @@ class TpcbEnginesTest {
     private static final int TRANSFERS_SYNC = 40;
 
     static Stream<Arguments> engines() {
-        return TpcbEngines.NAMES.stream().flatMap(e -> Stream.of(Arguments.of(e, false), Arguments.of(e, true)));
+        return Stream.concat(TpcbEngines.NAMES.stream(), bdbBuilt() ? Stream.of("bdb") : Stream.empty())
+                .flatMap(e -> Stream.of(Arguments.of(e, false), Arguments.of(e, true)));
+    }
+
+    /** True if this build has Berkeley DB C (mvn -Pbdb) and its jar: then it is tested with the others. */
+    static boolean bdbBuilt() {
+        try {
+            Class.forName(TpcbEngines.BDB_CLASS);
+            Class.forName("com.sleepycat.db.Environment");
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     @ParameterizedTest(name = "{0} sync={1}")

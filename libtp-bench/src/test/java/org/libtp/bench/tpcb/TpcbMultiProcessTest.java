@@ -10,12 +10,14 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code tpcb --processes 2}: two child JVMs, two threads each, durable commits with early lock
  * release, on one LibTP environment that the parent loaded and holds open; the parent sums
  * their results and checks the TPC-B invariant (and that the history grew by exactly the
- * commits the children counted) after they exit.
+ * commits the children counted) after they exit. The same for Berkeley DB C when the build has it
+ * ({@code mvn -Pbdb}).
  */
 class TpcbMultiProcessTest {
     @TempDir
@@ -23,9 +25,20 @@ class TpcbMultiProcessTest {
 
     @Test
     void twoJvmsKeepTheInvariant() throws Exception {
+        twoJvms("libtp");
+    }
+
+    /** The same with Berkeley DB C, when this build has it (mvn -Pbdb). */
+    @Test
+    void twoBdbJvmsKeepTheInvariant() throws Exception {
+        assumeTrue(TpcbEnginesTest.bdbBuilt(), "built without -Pbdb");
+        twoJvms("bdb");
+    }
+
+    private void twoJvms(String engine) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = TpcbCommand.run(new String[] {"--engine", "libtp", "--scale", "2", "--accounts", "200",
+        int status = TpcbCommand.run(new String[] {"--engine", engine, "--scale", "2", "--accounts", "200",
                 "--processes", "2", "--mpl", "2", "--seconds", "2", "--warmup", "1", "--cache-mb", "8",
                 "--dir", dir.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));

@@ -341,6 +341,14 @@ final class SharedEnvironment implements SyncContext {
             mem.putBytes(OFF_FAIL_REASON, b, 0, n);
             mem.putIntVolatile(OFF_FAIL_LENGTH, n);
             LOG.error("environment {} failed: {}", home, reason);
+        } else {
+            // Another thread or process is failing it: let its reason be recorded before this
+            // one raises the flag, or everyone reads "reason not recorded yet" (bounded: the
+            // winner may have died between the two steps).
+            long deadline = System.nanoTime() + 200_000_000L;
+            while (mem.getIntVolatile(OFF_FAIL_LENGTH) <= 0 && System.nanoTime() < deadline) {
+                Thread.yield();
+            }
         }
         env.setFlags(RegionHeader.FLAG_FAILED);
         return new RunRecoveryException("environment " + home + " has failed: " + failReason(mem)

@@ -336,14 +336,15 @@ public final class SharedLog implements LogManager {
 
     /**
      * Creating a 10 MiB zero-filled file under the log latch stalls every appender of every
-     * process (measured: ~33 ms per switch, most of the time at NO_SYNC). So once the current
-     * file is half full, one process builds the next file in the background as
+     * process (measured: ~33 ms per switch, most of the time at NO_SYNC). So once an eighth of
+     * the current file is used (at NO_SYNC a 10 MiB file can last 0.1 s, and building the next,
+     * which competes with checkpoint writes for the disk, takes about half of that), one process builds the next file in the background as
      * {@code log.N.ready}; the switch then only renames it. Only a switch, under the log latch,
      * ever gives a file its {@code log.N} name, so a file in use is never replaced; a
      * {@code .ready} file that lost the race is deleted at the next switch or open.
      */
     private void maybePrepareNext(long lsn) {
-        if (Lsn.offset(lsn) < fileSize / 2 || preparer == null) {
+        if (Lsn.offset(lsn) < fileSize / 8 || preparer == null) {
             return;
         }
         int next = Lsn.file(lsn) + 1;
@@ -434,7 +435,20 @@ public final class SharedLog implements LogManager {
             forces++;
         }
         createFile(n + 1);
-        deleteStalePrepared(n + 1);
+        // Leftovers of lost races, looked for off the log latch (listing the directory is slow).
+        try {
+            preparer.execute(() -> {
+                try {
+                    if (!closed) {
+                        deleteStalePrepared(n + 1);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    LOG.debug("deleting stale prepared log files failed: {}", e.toString());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing: the next open deletes them
+        }
         long lsn = Lsn.of(n + 1, LogFileHeader.SIZE);
         setEnd(lsn);
         LOG.debug("log switched to {}", LogFileHeader.fileName(n + 1));

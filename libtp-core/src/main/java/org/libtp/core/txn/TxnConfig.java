@@ -10,8 +10,10 @@ import org.libtp.core.log.Durability;
  *                          when the environment's regions are created
  * @param durability        default durability of a commit (default {@link Durability#SYNC})
  * @param checkpointBytes   a commit that finds this many log bytes since the last checkpoint
- *                          takes one (0 = never; default 32 MiB: a checkpoint scans the
- *                          whole buffer pool, which costs about 10 % of a no-sync TPC-B run at 8 MiB)
+ *                          wakes the process's checkpoint thread (daemon {@code libtp-checkpoint}),
+ *                          which takes one; at four times this the committer takes it itself
+ *                          (0 = never; default 32 MiB: a checkpoint scans the whole buffer pool
+ *                          and writes and forces what is dirty)
  * @param checkpointSeconds ... or this many seconds since the last checkpoint (0 = never;
  *                          default 60)
  * @param earlyLockRelease  release a committing transaction's locks as soon as its commit record

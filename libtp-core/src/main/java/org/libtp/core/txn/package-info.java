@@ -33,7 +33,11 @@
  *       before the previous checkpoint's B and returns its dirty-page table; append and force
  *       the checkpoint record {redo = min(B, oldest recLsn), nextTxnId, active, dirty pages}. A
  *       transaction publishes a lower bound of its first LSN before its first append, so a
- *       checkpoint that misses it is sure to find all its records at or after B.</li>
+ *       checkpoint that misses it is sure to find all its records at or after B. Taken by a
+ *       daemon thread per process ({@code libtp-checkpoint}) that a commit wakes once the log
+ *       has grown by {@code checkpointBytes}; the checkpoint latch (tried, not waited for) keeps
+ *       the processes' threads from taking two at once; a committer takes one itself only when the
+ *       log is four intervals ahead.</li>
  *   <li><b>Recovery</b> runs in the first process that opens the transaction manager after the
  *       regions were rebuilt (every process had closed or died), under the txn latch, so the
  *       others wait: record managers load their durable state; the last checkpoint is found by

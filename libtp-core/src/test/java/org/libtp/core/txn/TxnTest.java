@@ -113,7 +113,12 @@ class TxnTest {
             Transaction b = f.tm.begin();
             f.store.put(b, 2, 2);
             f.tm.commit(b);
-            assertTrue(f.tm.lastCheckpoint() > first, "a commit after checkpointSeconds takes a checkpoint");
+            // The commit wakes the checkpoint thread, which takes it.
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (f.tm.lastCheckpoint() == first && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(f.tm.lastCheckpoint() > first, "a commit after checkpointSeconds has a checkpoint taken");
         }
     }
 
@@ -160,6 +165,34 @@ class TxnTest {
             f.tm.commit(b);
             f.tm.commit(f.tm.begin());
         }
+    }
+
+    @Test
+    void theCheckpointThreadTakesCheckpointsAndStopsAtClose() throws Exception {
+        java.util.Set<String> takers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        long first;
+        try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(64 * 1024).build())) {
+            first = f.tm.lastCheckpoint();
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            int i = 0;
+            while (f.tm.lastCheckpoint() == first && System.nanoTime() < deadline) {
+                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                f.store.put(t, i % TxnFixture.SLOTS, i);
+                f.tm.commit(t);
+                i++;
+                if (i % 200 == 0) {
+                    Thread.sleep(1); // give the thread a chance before the committers' 4x fallback
+                }
+            }
+            assertNotEquals(first, f.tm.lastCheckpoint(), "a checkpoint after " + i + " commits");
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                takers.add(t.getName());
+            }
+            assertTrue(takers.stream().anyMatch(n -> n.startsWith("libtp-checkpoint ")), "checkpoint thread: " + takers);
+        }
+        boolean alive = Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().startsWith("libtp-checkpoint " + home));
+        assertTrue(!alive, "the checkpoint thread ends with the handle");
     }
 
     @Test
