@@ -422,8 +422,65 @@ public final class SharedLog implements LogManager {
             logLatch.release();
         }
         maybePrepareNext(lsn);
+        maybeForceBehind(lsn);
         return lsn;
     }
+
+    /** The (file, quarter) this process last asked the write-back thread to force. */
+    private final java.util.concurrent.atomic.AtomicLong forcedBehind = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * At NO_SYNC nothing forces the log until the switch to the next file, which then forces a
+     * whole file (10 MiB) under the log latch: every appender of every process stalls for tens of
+     * milliseconds, several times a second at full speed. So each time a quarter of the file has
+     * gone by unforced, a background thread forces what the OS has of it; the switch's force then
+     * has at most a quarter left. These forces only make data durable sooner (flushedLsn is not
+     * moved by them); a failure fails the environment like any failed force, as the kernel may
+     * have dropped the pages it could not write.
+     */
+    private void maybeForceBehind(long lsn) {
+        long quarter = fileSize / 4;
+        long q = Lsn.offset(lsn) / quarter;
+        if (q == 0 || writeBehind == null) {
+            return;
+        }
+        long flushed = mem.getLongVolatile(OFF_FLUSHED_LSN);
+        if (Lsn.file(flushed) == Lsn.file(lsn) && Lsn.offset(flushed) >= q * quarter) {
+            return; // commits are forcing it anyway (SYNC)
+        }
+        long key = ((long) Lsn.file(lsn) << 3) | q;
+        long last = forcedBehind.get();
+        if (key <= last || !forcedBehind.compareAndSet(last, key)) {
+            return;
+        }
+        int n = Lsn.file(lsn);
+        try {
+            writeBehind.execute(() -> {
+                try {
+                    if (!closed && !env.isFailed()) {
+                        file(n).force();
+                    }
+                } catch (java.nio.channels.ClosedChannelException e) {
+                    LOG.debug("write-behind force of {} skipped: closed", LogFileHeader.fileName(n));
+                } catch (IOException e) {
+                    env.fail("background force of log file " + LogFileHeader.fileName(n) + " in "
+                            + storage.directory() + " failed (" + e + "); the kernel may have dropped its pages");
+                } catch (RuntimeException e) {
+                    LOG.debug("write-behind force of {} skipped: {}", LogFileHeader.fileName(n), e.toString());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing
+        }
+    }
+
+    /** One daemon thread per process handle that forces the log behind NO_SYNC appenders. */
+    private final java.util.concurrent.ExecutorService writeBehind = java.util.concurrent.Executors
+            .newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "libtp-log-writeback");
+                t.setDaemon(true);
+                return t;
+            });
 
     /** Under the log latch: writes the buffer out, forces the old file, starts the next one. */
     private long switchFile(long end) throws IOException {
@@ -802,6 +859,7 @@ public final class SharedLog implements LogManager {
         }
         closed = true;
         preparer.shutdownNow();
+        writeBehind.shutdownNow();
         try {
             // Wait for a file being prepared ahead: nothing of this handle may touch the
             // directory after close returns (a caller may delete it then).
