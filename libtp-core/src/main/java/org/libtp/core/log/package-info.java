@@ -40,7 +40,10 @@
  *       normally built ahead, outside the log latch, as {@code log.N.ready} (header, zeros,
  *       forced), so the switch only renames it; only a switch, under the log latch, gives a file
  *       its {@code log.N} name. Still under the latch, and the main cost of a switch at NO_SYNC:
- *       forcing the old file. Moving that out needs the leader to force every file since
+ *       forcing the old file; a write-back thread ({@code libtp-log-writeback}) forces the
+ *       current file each time a quarter of it has gone by unforced, so that force finds at most
+ *       a quarter left (a failed background force fails the environment like any other).
+ *       Moving the switch's force out entirely needs the leader to force every file since
  *       flushedLsn and open to find the end of the log from the last checkpoint on.</li>
  *   <li>At open, the first process scans the last file: the first record that is cut short, has an
  *       impossible length or fails its CRC ends the log; the rest of the file is zeroed (one WARN):
