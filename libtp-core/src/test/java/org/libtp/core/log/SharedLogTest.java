@@ -281,6 +281,9 @@ class SharedLogTest {
         assertEquals(440, SharedLog.OFF_BUFFER_SIZE);
         assertEquals(444, SharedLog.OFF_STATE);
         assertEquals(448, SharedLog.OFF_PREPARING);
+        assertEquals(456, SharedLog.OFF_WRITTEN_LSN);
+        assertEquals(512, SharedLog.OFF_WRITE_LATCH);
+        assertEquals(3, SharedLog.LAYOUT_VERSION);
         assertEquals(4096, SharedLog.OFF_BUFFER);
         assertEquals(4096 + 16 * 1024, SharedLog.spec(SMALL).size());
     }
