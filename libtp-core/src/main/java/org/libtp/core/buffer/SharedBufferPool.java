@@ -47,6 +47,8 @@ import java.util.concurrent.atomic.LongAdder;
  *         344           4  maxFiles M
  *         348           4  state            0 = registry not loaded from __libtp.files yet
  *         352           4  maxProcesses S
+ *         360           8  evictions        pages unlinked from the pool so far (under their
+ *                          partition latch): read-ahead installs nothing read before a change
  *        1024        64*S  pins per process slot (u64): a dead process with pins left
  *                          fails the environment (as Berkeley DB's failchk)
  *         OFF_PART   64*P  partition latches: partition p guards buckets b with b % P == p
@@ -75,7 +77,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class SharedBufferPool implements BufferManager {
     private static final Logger LOG = LoggerFactory.getLogger(SharedBufferPool.class);
-    static final int LAYOUT_VERSION = 1;
+    static final int LAYOUT_VERSION = 2; // 2: evictions
 
     static final long OFF_REGISTRY_LATCH = 256;
     static final long OFF_CLOCK = 320;
@@ -86,6 +88,12 @@ public final class SharedBufferPool implements BufferManager {
     static final long OFF_MAX_FILES = 344;
     static final long OFF_STATE = 348;
     static final long OFF_MAX_PROCESSES = 352;
+    static final long OFF_EVICTIONS = 360;
+    /**
+     * Pages read together on a miss while the pool has free frames (256 KiB at 4 KiB pages; OO1's
+     * cold lookup: 9.4 ms with single pages, about 4 with 16, about 3 with 64).
+     */
+    static final int READ_AHEAD_PAGES = 64;
     static final long OFF_PINS = 1024;
     static final int PIN_STRIDE = 64;
     static final int PART_STRIDE = 64;
@@ -598,7 +606,7 @@ public final class SharedBufferPool implements BufferManager {
             }
             int valid;
             try {
-                valid = load(v, fileId, pageNo);
+                valid = readAhead ? loadAhead(v, fileId, pageNo) : load(v, fileId, pageNo);
                 if (create) {
                     extendTo(fileId, pageNo + 1);
                 }
@@ -606,6 +614,7 @@ public final class SharedBufferPool implements BufferManager {
                 pl.acquire();
                 try {
                     unlink(b, v);
+                    mem.getAndAddLong(OFF_EVICTIONS, 1);
                     mem.putIntVolatile(m + FR_STATE, FREE);
                 } finally {
                     pl.release();
@@ -620,6 +629,166 @@ public final class SharedBufferPool implements BufferManager {
             misses.increment();
             return new Page(this, v, pageBase(v), mem, frameViews[v], fileId, pageNo, pageSize, valid);
         }
+    }
+
+    /**
+     * Until the first miss that finds no free frame, this process reads the aligned group of
+     * {@link #READ_AHEAD_PAGES} pages around a missing page and keeps the neighbours in free
+     * frames: a cold pool then fills with one read per group instead of one per page (a memory-mapped store gets this from the kernel's
+     * read-ahead). Once the pool is full it reads single pages, never evicting for read-ahead.
+     */
+    private volatile boolean readAhead = true;
+
+    /**
+     * {@link #load} of page {@code pageNo} into frame {@code f} (its latch held, linked as
+     * LOADING), reading its aligned group of {@link #READ_AHEAD_PAGES} pages at once and
+     * installing the others that are complete, valid and not in the pool into free frames.
+     */
+    private int loadAhead(int f, int fileId, long pageNo) {
+        long filePages = mem.getLongVolatile(fileEntry(fileId) + F_PAGES);
+        long first = pageNo - pageNo % READ_AHEAD_PAGES;
+        long end = Math.min(first + READ_AHEAD_PAGES, filePages);
+        if (end - first <= 1 || pageNo >= end) {
+            return load(f, fileId, pageNo);
+        }
+        // A neighbour in the pool now may be dirty there and newer than the file; one that
+        // leaves the pool (written back) while we read must not be installed from this read:
+        // the eviction count taken before the read says whether any page left meanwhile.
+        long evictions = mem.getLongVolatile(OFF_EVICTIONS);
+        boolean[] absent = new boolean[(int) (end - first)];
+        int wanted = 0;
+        for (long q = first; q < end; q++) {
+            if (q != pageNo && !present(fileId, q)) {
+                absent[(int) (q - first)] = true;
+                wanted++;
+            }
+        }
+        if (wanted == 0) {
+            return load(f, fileId, pageNo);
+        }
+        byte[] buf = new byte[(int) (end - first) * pageSize];
+        int n = 0;
+        try {
+            StorageFile file = file(fileId);
+            ByteBuffer bb = ByteBuffer.wrap(buf);
+            long pos = first * pageSize;
+            while (bb.hasRemaining()) {
+                int r = file.read(bb, pos + n);
+                if (r < 0) {
+                    break;
+                }
+                n += r;
+            }
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("cannot read pages " + first + ".." + (end - 1) + " of "
+                    + nameAt(fileId) + " in " + env.home() + ": " + e, e);
+        }
+        // The page asked for: exactly as load() does it.
+        int at = (int) (pageNo - first) * pageSize;
+        int valid = Math.max(0, Math.min(pageSize, n - at));
+        byte[] page = java.util.Arrays.copyOfRange(buf, at, at + pageSize);
+        java.util.Arrays.fill(page, valid, pageSize, (byte) 0);
+        if (valid > 0) {
+            String bad = PageHeader.check(page, pageSize, pageNo);
+            if (bad != null) {
+                throw new CorruptionException("page " + pageNo + " of data file " + nameAt(fileId) + " in "
+                        + env.home() + " is corrupt: " + bad + (valid < pageSize ? " (only " + valid + " bytes on disk)" : "")
+                        + "; restore the file from a backup, or run verify to see the extent");
+            }
+            reads.increment();
+        }
+        mem.putBytes(pageBase(f), page, 0, pageSize);
+        // The neighbours: only whole pages that check (a bad one is reported when asked for).
+        for (long q = first; q < end; q++) {
+            int i = (int) (q - first);
+            if (!absent[i] || n < (i + 1) * pageSize) {
+                continue;
+            }
+            byte[] qp = java.util.Arrays.copyOfRange(buf, i * pageSize, (i + 1) * pageSize);
+            if (PageHeader.isZero(qp, pageSize) || PageHeader.check(qp, pageSize, q) != null) {
+                continue; // never written (its first get decides its valid length) or bad
+            }
+            int v = claimFreeFrame();
+            if (v < 0) {
+                readAhead = false; // the pool is full: from now on single pages
+                break;
+            }
+            if (!install(v, fileId, q, qp, evictions)) {
+                break; // a page left the pool meanwhile: this read may be stale for it
+            }
+        }
+        return valid;
+    }
+
+    private boolean present(int fileId, long pageNo) {
+        int b = bucket(fileId, pageNo);
+        Latch pl = partition(b);
+        pl.acquire();
+        try {
+            return find(b, fileId, pageNo) >= 0;
+        } finally {
+            pl.release();
+        }
+    }
+
+    /**
+     * A free frame taken without evicting anything (its latch held), or -1: a few steps of the
+     * clock hand, as claimFrame takes them.
+     */
+    private int claimFreeFrame() {
+        for (int n = 0; n < 8; n++) {
+            int f = (int) Long.remainderUnsigned(mem.getAndAddLong(OFF_CLOCK, 1), frames);
+            long m = meta(f);
+            if (mem.getIntVolatile(m + FR_STATE) != FREE || mem.getIntVolatile(m + FR_PINS) != 0) {
+                continue;
+            }
+            Latch fl = frameLatches[f];
+            if (!fl.tryAcquire()) {
+                continue;
+            }
+            if (mem.getIntVolatile(m + FR_STATE) == FREE && mem.getIntVolatile(m + FR_PINS) == 0) {
+                return f;
+            }
+            fl.release();
+        }
+        return -1;
+    }
+
+    /**
+     * Makes free frame {@code v} (latch held; released here) page {@code pageNo} with content
+     * {@code page}, unless the page is in the pool already or a page left the pool since
+     * {@code evictions} was read; false in that last case.
+     */
+    private boolean install(int v, int fileId, long pageNo, byte[] page, long evictions) {
+        long m = meta(v);
+        boolean ok = true;
+        try {
+            mem.putBytes(pageBase(v), page, 0, pageSize); // free and unlinked: nobody sees it yet
+            int b = bucket(fileId, pageNo);
+            Latch pl = partition(b);
+            pl.acquire();
+            try {
+                if (mem.getLongVolatile(OFF_EVICTIONS) != evictions) {
+                    ok = false;
+                } else if (find(b, fileId, pageNo) < 0) {
+                    mem.putInt(m + FR_FILE, fileId);
+                    mem.putLong(m + FR_PAGE, pageNo);
+                    mem.putLong(m + FR_REC_LSN, Lsn.NULL);
+                    mem.putLong(m + FR_FLUSH_LSN, Lsn.NULL);
+                    mem.putIntVolatile(m + FR_DIRTY, 0);
+                    mem.putIntVolatile(m + FR_REF, 0); // the first to go if nobody asks for it
+                    mem.putInt(m + FR_VALID, pageSize);
+                    mem.putIntVolatile(m + FR_STATE, VALID);
+                    link(b, v);
+                    reads.increment();
+                }
+            } finally {
+                pl.release();
+            }
+        } finally {
+            frameLatches[v].release();
+        }
+        return ok;
     }
 
     /** Reads the page into frame {@code f} (latch held); returns the bytes read. */
@@ -753,6 +922,7 @@ public final class SharedBufferPool implements BufferManager {
                         continue;
                     }
                     unlink(b, f);
+                    mem.getAndAddLong(OFF_EVICTIONS, 1);
                     mem.putIntVolatile(m + FR_STATE, FREE);
                 } finally {
                     pl.release();

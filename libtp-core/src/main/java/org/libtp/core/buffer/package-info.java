@@ -39,6 +39,15 @@
  * takes the first unpinned frame whose bit is clear; CLOCK approximates LRU (second chance).
  * Whichever process needs a frame writes the dirty victim itself, through its own file handle.
  *
+ * <h2>Read-ahead into a cold pool</h2>
+ * Until a miss finds no free frame, a process reads the aligned group of 64 pages around a
+ * missing page in one {@code pread} and installs the neighbours that are whole, check, and are
+ * not in the pool into free frames (reference bit clear: the first to go). It never evicts for
+ * them. A neighbour that was in the pool when the read began is skipped (the pool's copy may be
+ * newer than the file); one that left it during the read would have been written back and its
+ * eviction counted ({@code evictions} in the region), so an install sees the count changed and
+ * stops. Measured: OO1's cold lookup (1,000 random parts of 20,000) 9.4 → about 3 ms.
+ *
  * <h2>Checkpoints (fuzzy)</h2>
  * The buffer manager's part of a checkpoint that began at log end B: write the pages that have
  * been dirty since before the previous checkpoint began (so a page stays dirty for at most about

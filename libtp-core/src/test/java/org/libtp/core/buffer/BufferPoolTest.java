@@ -47,6 +47,9 @@ class BufferPoolTest {
         assertEquals(256, SharedBufferPool.OFF_REGISTRY_LATCH);
         assertEquals(320, SharedBufferPool.OFF_CLOCK);
         assertEquals(348, SharedBufferPool.OFF_STATE);
+        assertEquals(352, SharedBufferPool.OFF_MAX_PROCESSES);
+        assertEquals(360, SharedBufferPool.OFF_EVICTIONS);
+        assertEquals(2, SharedBufferPool.LAYOUT_VERSION);
         assertEquals(1024, SharedBufferPool.OFF_PINS);
         assertEquals(128, SharedBufferPool.FRAME);
         assertEquals(16, SharedBufferPool.FR_STATE);
@@ -97,6 +100,42 @@ class BufferPoolTest {
             assertEquals(0, fresh.validLength());
             assertTrue(fresh.pageNo() >= 100);
             f.bp.unpin(fresh, false);
+        }
+    }
+
+    @Test
+    void aColdPoolReadsAheadIntoFreeFramesOnly() {
+        int pages = 100;
+        int group = SharedBufferPool.READ_AHEAD_PAGES;
+        try (PageFixture f = new PageFixture(home, 256, 0)) {
+            Transaction t = f.tm.begin();
+            for (int p = 0; p < pages; p++) {
+                f.add(t, p, 1, p + 1);
+            }
+            f.tm.commit(t);
+        }
+        try (PageFixture f = new PageFixture(home, 256, 0)) { // cold: an empty pool
+            assertEquals(5 + 1, f.get(5, 1));
+            BufferStats after = f.bp.stats();
+            assertEquals(1, after.misses(), after.toString());
+            assertEquals(group, after.reads(), "page 5 and its group: " + after);
+            for (int p = 0; p < group; p++) {
+                assertEquals(p + 1, f.get(p, 1), "page " + p);
+            }
+            assertEquals(1, f.bp.stats().misses(), "the group came with one read: " + f.bp.stats());
+            for (int p = 0; p < pages; p++) {
+                assertEquals(p + 1, f.get(p, 1), "page " + p);
+            }
+            int groups = (pages + group - 1) / group;
+            assertEquals(groups, f.bp.stats().misses(), pages + " pages in " + groups + " reads: " + f.bp.stats());
+        }
+        try (PageFixture f = new PageFixture(home, 16, 0)) { // a pool too small for the file
+            for (int round = 0; round < 2; round++) {
+                for (int p = 0; p < pages; p++) {
+                    assertEquals(p + 1, f.get(p, 1), "page " + p + " through 16 frames");
+                }
+            }
+            assertTrue(f.bp.stats().evictions() > 0, f.bp.stats().toString());
         }
     }
 
