@@ -606,7 +606,8 @@ public final class SharedBufferPool implements BufferManager {
             }
             int valid;
             try {
-                valid = readAhead ? loadAhead(v, fileId, pageNo) : load(v, fileId, pageNo);
+                // A page being created (an append) has nothing on disk around it worth reading.
+                valid = readAhead && !create ? loadAhead(v, fileId, pageNo) : load(v, fileId, pageNo);
                 if (create) {
                     extendTo(fileId, pageNo + 1);
                 }
