@@ -136,9 +136,7 @@ public final class Oo1Command {
                 int untimed = test == Oo1Workload.Test.INSERT ? 1 : o.warmup();
                 if (o.cold()) {
                     // Warm the JIT first: a cold run is to measure the disk, not the interpreter.
-                    for (int i = 0; i < untimed; i++) {
-                        Oo1Workload.run(test, store, o.parts(), random(o, test, run++));
-                    }
+                    run = untimed(o, test, store, run, untimed);
                     long[] nanos = new long[o.repeat()];
                     long[] visited = new long[o.repeat()];
                     boolean dropped = true;
@@ -156,9 +154,7 @@ public final class Oo1Command {
                     m.put("osCacheDropped", dropped);
                     emit(lines, m, out);
                 }
-                for (int i = 0; i < untimed; i++) {
-                    Oo1Workload.run(test, store, o.parts(), random(o, test, run++)); // warm-up, untimed
-                }
+                run = untimed(o, test, store, run, untimed); // warm the caches (again after a reopen)
                 long[] nanos = new long[o.repeat()];
                 long[] visited = new long[o.repeat()];
                 for (int i = 0; i < o.repeat(); i++) {
@@ -175,6 +171,14 @@ public final class Oo1Command {
                 store.close();
             }
         }
+    }
+
+    /** Runs {@code count} untimed runs from run number {@code run}; returns the next run number. */
+    private static int untimed(Options o, Oo1Workload.Test test, Oo1Store store, int run, int count) {
+        for (int i = 0; i < count; i++) {
+            Oo1Workload.run(test, store, o.parts(), random(o, test, run++));
+        }
+        return run;
     }
 
     private static void emit(List<Map<String, Object>> lines, Map<String, Object> m, PrintStream out) {

@@ -19,32 +19,7 @@ public final class Oo1Engines {
     }
 
     private static Oo1Store bdb(StoreOptions o) {
-        try {
-            Class<?> c = Class.forName(BDB_CLASS);
-            java.lang.reflect.Constructor<?> k = c.getDeclaredConstructor(StoreOptions.class);
-            k.setAccessible(true);
-            return (Oo1Store) k.newInstance(o);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalArgumentException("engine bdb (Berkeley DB C) is not in this build: install Debian's "
-                    + "libdb5.3-java and libdb5.3-java-jni and build with mvn -Pbdb package");
-        } catch (LinkageError e) {
-            throw bdbMissing(e);
-        } catch (java.lang.reflect.InvocationTargetException e) {
-            if (e.getCause() instanceof LinkageError l) {
-                throw bdbMissing(l);
-            }
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot create " + BDB_CLASS + ": " + e, e);
-        }
-    }
-
-    /** Built with -Pbdb, but Berkeley DB's jar or JNI library is not there at run time. */
-    private static IllegalArgumentException bdbMissing(LinkageError e) {
-        return new IllegalArgumentException("engine bdb (Berkeley DB C) is in this build but Berkeley DB is not on the "
-                + "class path or its JNI library is missing (" + e + "): run java -cp "
-                + "libtp-bench/target/libtp-bench.jar:/usr/share/java/db.jar org.libtp.bench.BenchMain ... (not java -jar), "
-                + "with Debian's libdb5.3-java-jni installed");
+        return org.libtp.bench.OptionalEngine.create(BDB_CLASS, Oo1Store.class, StoreOptions.class, o);
     }
 
     /** Opens engine {@code name}'s store in {@code o.dir()}. */

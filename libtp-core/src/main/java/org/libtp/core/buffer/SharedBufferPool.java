@@ -668,37 +668,11 @@ public final class SharedBufferPool implements BufferManager {
             return load(f, fileId, pageNo);
         }
         byte[] buf = new byte[(int) (end - first) * pageSize];
-        int n = 0;
-        try {
-            StorageFile file = file(fileId);
-            ByteBuffer bb = ByteBuffer.wrap(buf);
-            long pos = first * pageSize;
-            while (bb.hasRemaining()) {
-                int r = file.read(bb, pos + n);
-                if (r < 0) {
-                    break;
-                }
-                n += r;
-            }
-        } catch (IOException e) {
-            throw new EnvironmentAccessException("cannot read pages " + first + ".." + (end - 1) + " of "
-                    + nameAt(fileId) + " in " + env.home() + ": " + e, e);
-        }
+        int n = read(fileId, first, buf, "pages " + first + ".." + (end - 1));
         // The page asked for: exactly as load() does it.
         int at = (int) (pageNo - first) * pageSize;
         int valid = Math.max(0, Math.min(pageSize, n - at));
-        byte[] page = java.util.Arrays.copyOfRange(buf, at, at + pageSize);
-        java.util.Arrays.fill(page, valid, pageSize, (byte) 0);
-        if (valid > 0) {
-            String bad = PageHeader.check(page, pageSize, pageNo);
-            if (bad != null) {
-                throw new CorruptionException("page " + pageNo + " of data file " + nameAt(fileId) + " in "
-                        + env.home() + " is corrupt: " + bad + (valid < pageSize ? " (only " + valid + " bytes on disk)" : "")
-                        + "; restore the file from a backup, or run verify to see the extent");
-            }
-            reads.increment();
-        }
-        mem.putBytes(pageBase(f), page, 0, pageSize);
+        place(f, fileId, pageNo, java.util.Arrays.copyOfRange(buf, at, at + pageSize), valid);
         // The neighbours: only whole pages that check (a bad one is reported when asked for).
         for (long q = first; q < end; q++) {
             int i = (int) (q - first);
@@ -795,11 +769,18 @@ public final class SharedBufferPool implements BufferManager {
     /** Reads the page into frame {@code f} (latch held); returns the bytes read. */
     private int load(int f, int fileId, long pageNo) {
         byte[] buf = io.get();
+        int n = read(fileId, pageNo, buf, "page " + pageNo);
+        place(f, fileId, pageNo, buf, n);
+        return n;
+    }
+
+    /** Reads {@code buf.length} bytes from page {@code firstPage} on, short at end of file; returns the bytes read. */
+    private int read(int fileId, long firstPage, byte[] buf, String what) {
         int n = 0;
         try {
             StorageFile file = file(fileId);
             ByteBuffer bb = ByteBuffer.wrap(buf);
-            long pos = pageNo * pageSize;
+            long pos = firstPage * pageSize;
             while (bb.hasRemaining()) {
                 int r = file.read(bb, pos + n);
                 if (r < 0) {
@@ -808,21 +789,28 @@ public final class SharedBufferPool implements BufferManager {
                 n += r;
             }
         } catch (IOException e) {
-            throw new EnvironmentAccessException("cannot read page " + pageNo + " of " + nameAt(fileId) + " in "
+            throw new EnvironmentAccessException("cannot read " + what + " of " + nameAt(fileId) + " in "
                     + env.home() + ": " + e, e);
         }
-        java.util.Arrays.fill(buf, n, pageSize, (byte) 0);
-        if (n > 0) {
-            String bad = PageHeader.check(buf, pageSize, pageNo);
+        return n;
+    }
+
+    /**
+     * Puts a page image read from the file ({@code valid} bytes of it came from there; the rest
+     * becomes zeros) into frame {@code f}, after checking it.
+     */
+    private void place(int f, int fileId, long pageNo, byte[] page, int valid) {
+        java.util.Arrays.fill(page, valid, pageSize, (byte) 0);
+        if (valid > 0) {
+            String bad = PageHeader.check(page, pageSize, pageNo);
             if (bad != null) {
                 throw new CorruptionException("page " + pageNo + " of data file " + nameAt(fileId) + " in "
-                        + env.home() + " is corrupt: " + bad + (n < pageSize ? " (only " + n + " bytes on disk)" : "")
+                        + env.home() + " is corrupt: " + bad + (valid < pageSize ? " (only " + valid + " bytes on disk)" : "")
                         + "; restore the file from a backup, or run verify to see the extent");
             }
             reads.increment();
         }
-        mem.putBytes(pageBase(f), buf, 0, pageSize);
-        return n;
+        mem.putBytes(pageBase(f), page, 0, pageSize);
     }
 
     @Override

@@ -533,16 +533,25 @@ public final class SharedLog implements LogManager {
     private void writeBuffer(long start, long end) throws IOException {
         writeLatch.acquire();
         try {
-            int n = (int) (end - start);
-            if (n > 0) {
-                byte[] bytes = new byte[n];
-                mem.getBytes(OFF_BUFFER, bytes, 0, n);
+            byte[] bytes = copyOut(start, end);
+            if (bytes != null) {
                 file(Lsn.file(start)).write(ByteBuffer.wrap(bytes), Lsn.offset(start));
             }
             raiseWritten(end);
         } finally {
             writeLatch.release();
         }
+    }
+
+    /** Under the log latch: a copy of buffer bytes [start, end), or null if there are none. */
+    private byte[] copyOut(long start, long end) {
+        int n = (int) (end - start);
+        if (n <= 0) {
+            return null;
+        }
+        byte[] bytes = new byte[n];
+        mem.getBytes(OFF_BUFFER, bytes, 0, n);
+        return bytes;
     }
 
     private void raiseWritten(long end) {
@@ -595,10 +604,8 @@ public final class SharedLog implements LogManager {
             try {
                 start = mem.getLong(OFF_BUFFER_START);
                 end = mem.getLong(OFF_NEXT_LSN);
-                int n = (int) (end - start);
-                if (n > 0) {
-                    bytes = new byte[n];
-                    mem.getBytes(OFF_BUFFER, bytes, 0, n);
+                bytes = copyOut(start, end);
+                if (bytes != null) {
                     mem.putLongVolatile(OFF_BUFFER_START, end);
                 }
             } finally {
