@@ -62,14 +62,23 @@ public final class Environment implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new org.libtp.core.EnvironmentAccessException("cannot create environment directory " + dir + ": " + e, e);
         }
-        TxnEnvironment tp = TxnEnvironment.open(dir,
-                org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(config.maxProcesses()).build(),
+        org.libtp.core.env.EnvironmentConfig coreConfig =
+                org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(config.maxProcesses()).build();
+        // The settings all processes must share are checked before any manager attaches. The
+        // guard handle shares the process's attachment with the one TxnEnvironment opens and stays
+        // open until that one is: were it the last, closing it would detach, and the next attach,
+        // alone, would rebuild the regions (and forget the recorded settings).
+        TxnEnvironment tp;
+        try (org.libtp.core.env.Environment guard = org.libtp.core.env.Environment.open(dir, coreConfig)) {
+            OpenSettings.checkOrRecord(guard, config);
+            tp = TxnEnvironment.open(dir, coreConfig,
                 LogConfig.defaults(),
                 TxnConfig.builder().maxTransactions(config.maxTransactions()).durability(config.durability())
                         .earlyLockRelease(config.earlyLockRelease()).build(),
                 BufferConfig.builder().pageSize(config.pageSize()).poolBytes(config.cacheBytes()).build(),
                 LockConfig.builder().lockTimeoutMillis(config.lockTimeoutMillis()).build(),
                 new FileStorage(dir), parts -> List.of(AccessMethods.recordManager(parts.buffers(), config.keyOrders()::get)));
+        }
         try {
             Environment env = new Environment(tp, config, new AccessMethods(tp, config.keyOrders()::get));
             env.catalog.open();
@@ -78,6 +87,31 @@ public final class Environment implements AutoCloseable {
             tp.close();
             throw e;
         }
+    }
+
+    /**
+     * Starts the environment in {@code dir} over with a new, empty log, keeping its data files as
+     * they are (Berkeley DB's {@code db_load -r lsn} for every file): the page LSNs are set to 0,
+     * the log files deleted and a new log anchor written. Use it when the open refuses because the
+     * log was lost, cut short or replaced ({@link org.libtp.core.CorruptionException} naming the
+     * log), and to adopt data files copied from another environment. Changes of transactions that
+     * had not completed, or whose log records were lost, may remain in the files in part: nothing
+     * can roll them back any more; run {@link Database#verify()} afterwards. No process may have
+     * the environment open. Returns the number of pages rewritten.
+     *
+     * @throws IllegalStateException if another process has the environment open
+     * @throws org.libtp.core.CorruptionException if a data page fails its checksum (restore that file)
+     * @throws org.libtp.core.EnvironmentAccessException on an I/O error
+     */
+    public static long resetLog(Path dir) {
+        if (dir == null) {
+            throw new IllegalArgumentException("directory must not be null");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new org.libtp.core.EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
+                    + " does not exist");
+        }
+        return org.libtp.core.txn.LogReset.reset(dir);
     }
 
     public EnvironmentConfig config() {

@@ -680,7 +680,7 @@ public final class SharedBufferPool implements BufferManager {
                 continue;
             }
             byte[] qp = java.util.Arrays.copyOfRange(buf, i * pageSize, (i + 1) * pageSize);
-            if (PageHeader.isZero(qp, pageSize) || PageHeader.check(qp, pageSize, q) != null) {
+            if (PageHeader.isZero(qp, pageSize) || PageHeader.check(qp, pageSize, q) != null || beyondLog(qp) != null) {
                 continue; // never written (its first get decides its valid length) or bad
             }
             int v = claimFreeFrame();
@@ -808,9 +808,35 @@ public final class SharedBufferPool implements BufferManager {
                         + env.home() + " is corrupt: " + bad + (valid < pageSize ? " (only " + valid + " bytes on disk)" : "")
                         + "; restore the file from a backup, or run verify to see the extent");
             }
+            String beyond = beyondLog(page);
+            if (beyond != null) {
+                throw new CorruptionException("page " + pageNo + " of data file " + nameAt(fileId) + " in "
+                        + env.home() + " " + beyond);
+            }
             reads.increment();
         }
         mem.putBytes(pageBase(f), page, 0, pageSize);
+    }
+
+    /**
+     * Null, or why a page read from its file cannot be trusted because its LSN lies at or beyond
+     * the end of the log. The write-ahead rule forces the log past a page's LSN before the page
+     * is written, so such a page means log records were lost (a log cut short or replaced):
+     * redo would skip the changes the new records describe, and undo would miss the ones gone.
+     */
+    private String beyondLog(byte[] page) {
+        long lsn = PageHeader.getLong(page, PageHeader.OFF_LSN);
+        if (log == null || lsn == 0) {
+            return null;
+        }
+        long end = log.endLsn();
+        if (lsn < end) {
+            return null;
+        }
+        return "carries LSN " + Lsn.toString(lsn) + ", at or beyond the end of the log (" + Lsn.toString(end)
+                + "): log records it depends on were lost, so its content cannot be checked against the log. "
+                + "Restore the environment from a backup; or, accepting possibly incomplete transactions, reset "
+                + "the data files' LSNs and start a new log (org.libtp.db.Environment.resetLog)";
     }
 
     @Override

@@ -53,6 +53,10 @@ import java.util.function.Predicate;
  *     448     8  preparing       number of the log file being prepared ahead (claimed by CAS)
  *     456     8  writtenLsn      bytes before it are written to the OS (volatile, only grows
  *                                within a file; set with nextLsn at a file switch)
+ *     464     8  anchorMinEnd    minEndLsn of the log anchor file as last written (only grows;
+ *                                written by the checkpoint latch's holder, or the first process)
+ *     472     8  envId           the anchor's environment id
+ *     480     8  anchorCreated   the anchor's creation time
  *     512    64  write latch     held across each write of buffer bytes to the file; taken
  *                                after the log latch, never the other way round, so that the
  *                                write(2) itself runs after the log latch is released and
@@ -85,9 +89,12 @@ public final class SharedLog implements LogManager {
     static final long OFF_STATE = 444;
     static final long OFF_PREPARING = 448;
     static final long OFF_WRITTEN_LSN = 456;
+    static final long OFF_ANCHOR_MIN_END = 464;
+    static final long OFF_ENV_ID = 472;
+    static final long OFF_ANCHOR_CREATED = 480;
     static final long OFF_WRITE_LATCH = 512;
     static final long OFF_BUFFER = 4096;
-    static final int LAYOUT_VERSION = 3; // 2: the flush latch became the leader word; 3: writtenLsn, write latch
+    static final int LAYOUT_VERSION = 4; // 2: the flush latch became the leader word; 3: writtenLsn, write latch; 4: anchor
 
     private final Environment env;
     private final Storage storage;
@@ -149,7 +156,10 @@ public final class SharedLog implements LogManager {
 
     // ------------------------------------------------------------------ opening: find the end
 
-    /** Under the log latch, in the first process: finds the end of the log. */
+    /**
+     * Under the log latch, in the first process: finds the end of the log and checks it against
+     * the anchor ({@link LogAnchor}). Every refusal happens before anything on disk is changed.
+     */
     private void recoverEnd() {
         try {
             deleteStalePrepared(Integer.MAX_VALUE); // prepared-ahead files of the last run
@@ -160,9 +170,35 @@ public final class SharedLog implements LogManager {
                     numbers.add(k);
                 }
             }
+            LogAnchor anchor = readAnchor();
+            if (anchor == null) {
+                if (!numbers.isEmpty()) {
+                    throw new CorruptionException("the log anchor " + where(LogAnchor.FILE) + " is missing but log files "
+                            + "exist (" + LogFileHeader.fileName(numbers.get(0)) + " ...): it was deleted, or the log "
+                            + "files were copied from another environment; nothing was changed. " + LogAnchor.RESTORE);
+                }
+                if (storage.exists(REGISTRY_FILE)) {
+                    throw new CorruptionException("the log anchor " + where(LogAnchor.FILE) + " and every log file are "
+                            + "missing but data files are registered (" + REGISTRY_FILE + "): a new log would restart "
+                            + "LSNs below the pages' and lose later changes silently; nothing was changed. "
+                            + LogAnchor.RESTORE);
+                }
+                SecureRandom random = new SecureRandom();
+                anchor = new LogAnchor(random.nextLong(), random.nextLong(), 0, System.currentTimeMillis());
+                storage.replaceFile(LogAnchor.FILE, anchor.encode()); // before the log: a log never lacks its anchor
+            }
+            mem.putLong(OFF_ENV_ID, anchor.envId());
+            mem.putLong(OFF_ANCHOR_CREATED, anchor.createdMillis());
+            mem.putLong(OFF_LOG_ID, anchor.logId());
+            mem.putLongVolatile(OFF_ANCHOR_MIN_END, anchor.minEndLsn());
             if (numbers.isEmpty()) {
-                long logId = new SecureRandom().nextLong();
-                mem.putLong(OFF_LOG_ID, logId);
+                if (anchor.minEndLsn() != 0) {
+                    throw new CorruptionException("every log file of " + storage.directory() + " is missing, but the log "
+                            + "anchor " + where(LogAnchor.FILE) + " says the log reached LSN "
+                            + Lsn.toString(anchor.minEndLsn()) + ": data pages may carry LSNs up to there, and a new "
+                            + "log would restart below them and lose later changes silently; nothing was changed. "
+                            + LogAnchor.RESTORE);
+                }
                 createFile(1);
                 long start = Lsn.of(1, LogFileHeader.SIZE);
                 setEnd(start);
@@ -177,23 +213,94 @@ public final class SharedLog implements LogManager {
                             + LogFileHeader.fileName(numbers.get(i)) + "; a log file is missing");
                 }
             }
-            long logId = 0;
             for (int n : numbers) {
                 long id = readHeader(n);
-                if (logId != 0 && id != logId) {
-                    throw new CorruptionException("log file " + LogFileHeader.fileName(n) + " belongs to another log "
-                            + "(id " + Long.toHexString(id) + ", others " + Long.toHexString(logId) + ")");
+                if (id != anchor.logId()) {
+                    throw new CorruptionException("log file " + where(LogFileHeader.fileName(n)) + " belongs to another "
+                            + "log (id " + Long.toHexString(id) + ", the anchor's " + Long.toHexString(anchor.logId())
+                            + "): it was copied from another environment; nothing was changed. " + LogAnchor.RESTORE);
                 }
-                logId = id;
             }
-            mem.putLong(OFF_LOG_ID, logId);
             int last = numbers.get(numbers.size() - 1);
-            long end = findEnd(last);
-            setEnd(end);
-            mem.putLong(OFF_FLUSHED_LSN, end);
+            long[] end = findEnd(last);
+            if (end[0] < anchor.minEndLsn()) {
+                throw new CorruptionException("the log of " + storage.directory() + " ends at LSN " + Lsn.toString(end[0])
+                        + " but reached LSN " + Lsn.toString(anchor.minEndLsn()) + " durably (log anchor "
+                        + LogAnchor.FILE + "): log records were lost (a log file cut short or damaged), and data pages "
+                        + "may carry changes the log no longer holds; recovery would leave partial transactions, so "
+                        + "nothing was changed. " + LogAnchor.RESTORE);
+            }
+            if (end[1] >= 0) {
+                zero(file(last), Lsn.offset(end[0]), end[1]);
+                file(last).force();
+            }
+            setEnd(end[0]);
+            mem.putLong(OFF_FLUSHED_LSN, end[0]);
         } catch (IOException e) {
             throw new EnvironmentAccessException("I/O error opening the log in " + storage.directory() + ": " + e, e);
         }
+    }
+
+    /** The buffer manager's durable file registry: its presence means data files exist. */
+    static final String REGISTRY_FILE = "__libtp.files";
+
+    private String where(String name) {
+        return storage.directory().resolve(name).toString();
+    }
+
+    /** The anchor, or null if there is none. */
+    private LogAnchor readAnchor() throws IOException {
+        if (!storage.exists(LogAnchor.FILE)) {
+            return null;
+        }
+        try (StorageFile f = storage.open(LogAnchor.FILE, false)) {
+            byte[] b = new byte[(int) Math.min(f.size(), 4096)];
+            ByteBuffer bb = ByteBuffer.wrap(b);
+            while (bb.hasRemaining() && f.read(bb, bb.position()) > 0) {
+                // read all
+            }
+            return LogAnchor.decode(where(LogAnchor.FILE), b);
+        }
+    }
+
+    /**
+     * Raises the anchor's minimum end to {@code lsn}, which must be forced already. The caller
+     * serializes (the transaction manager calls it under its checkpoint latch, after a
+     * checkpoint's force). A failure to write it is logged and ignored: an anchor that lags
+     * only weakens the check at open, it never makes it wrong.
+     */
+    public void anchorAt(long lsn) {
+        checkOpen();
+        if (lsn <= mem.getLongVolatile(OFF_ANCHOR_MIN_END)) {
+            return;
+        }
+        if (lsn > flushedLsn()) {
+            throw new IllegalArgumentException("anchor LSN " + Lsn.toString(lsn) + " is not forced yet (flushed "
+                    + Lsn.toString(flushedLsn()) + ")");
+        }
+        LogAnchor a = new LogAnchor(mem.getLong(OFF_ENV_ID), mem.getLong(OFF_LOG_ID), lsn, mem.getLong(OFF_ANCHOR_CREATED));
+        try {
+            storage.replaceFile(LogAnchor.FILE, a.encode());
+            mem.putLongVolatile(OFF_ANCHOR_MIN_END, lsn);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not update the log anchor {} to LSN {} ({}); the open-time check of the log's end uses "
+                    + "the previous value", where(LogAnchor.FILE), Lsn.toString(lsn), e.toString());
+            try {
+                storage.delete(LogAnchor.FILE + ".new");
+            } catch (IOException ignored) {
+                LOG.debug("could not delete {}.new: {}", LogAnchor.FILE, ignored.toString());
+            }
+        }
+    }
+
+    /** The environment's random id (from the anchor). */
+    public long environmentId() {
+        return mem.getLong(OFF_ENV_ID);
+    }
+
+    /** The minimum end of the log the anchor records (0: none yet). */
+    public long anchoredEnd() {
+        return mem.getLongVolatile(OFF_ANCHOR_MIN_END);
     }
 
     private long readHeader(int n) throws IOException {
@@ -210,11 +317,22 @@ public final class SharedLog implements LogManager {
      * Scans the last file for the end of its valid records. A record that is cut short, has a
      * bad length or fails its checksum ends the log there: it can only be a torn write that was
      * never acknowledged (earlier files were forced before it was created, and forced data does
-     * not tear), so the rest of the file is zeroed, with one WARN line.
+     * not tear), so the rest of the file is to be zeroed (by the caller, once the end passed its
+     * checks), with one WARN line. Returns {end LSN, file size if the tail must be zeroed else -1}.
+     * A file shorter than it was created (log files are preallocated, forced, then named) was
+     * cut: refused.
      */
-    private long findEnd(int n) throws IOException {
+    private long[] findEnd(int n) throws IOException {
         StorageFile f = file(n);
         long size = f.size();
+        ByteBuffer hb = ByteBuffer.allocate(LogFileHeader.SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        f.readFully(hb, 0);
+        long created = hb.getLong(LogFileHeader.OFF_FILE_SIZE);
+        if (size < created) {
+            throw new CorruptionException("log file " + where(f.name()) + " is " + size + " bytes, shorter than the "
+                    + created + " bytes it was created with: it was cut short, and the records it held are lost; "
+                    + "nothing was changed. " + LogAnchor.RESTORE);
+        }
         long off = LogFileHeader.SIZE;
         ByteBuffer head = ByteBuffer.allocate(LogRecordCodec.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
         while (true) {
@@ -251,13 +369,11 @@ public final class SharedLog implements LogManager {
                 }
                 LOG.warn("log file {}: torn or corrupt record at LSN {} ({}); truncating the log there",
                         f.name(), Lsn.toString(Lsn.of(n, off)), why);
-                zero(f, off, size);
-                f.force();
-                break;
+                return new long[] {Lsn.of(n, off), size};
             }
             off += length;
         }
-        return Lsn.of(n, off);
+        return new long[] {Lsn.of(n, off), -1};
     }
 
     /**

@@ -579,7 +579,9 @@ public final class SharedTxnManager implements TransactionManager {
             }
             byte[] payload = LogRecords.encode(new LogRecord.Checkpoint(redo, nextId, active, dirty));
             long lsn = log.append(RecordType.CHECKPOINT.id(), 0, Lsn.NULL, payload);
-            log.flush(lsn + LogRecordCodec.HEADER_SIZE + payload.length, Durability.SYNC);
+            long end = lsn + LogRecordCodec.HEADER_SIZE + payload.length;
+            log.flush(end, Durability.SYNC);
+            log.anchorAt(end); // the log must reach this checkpoint at every later open
             mem.putLongVolatile(OFF_LAST_CKP, lsn);
             mem.putLongVolatile(OFF_LAST_CKP_REDO, redo);
             mem.putLongVolatile(OFF_LAST_CKP_MILLIS, System.currentTimeMillis());

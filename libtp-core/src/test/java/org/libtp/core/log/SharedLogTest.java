@@ -282,8 +282,11 @@ class SharedLogTest {
         assertEquals(444, SharedLog.OFF_STATE);
         assertEquals(448, SharedLog.OFF_PREPARING);
         assertEquals(456, SharedLog.OFF_WRITTEN_LSN);
+        assertEquals(464, SharedLog.OFF_ANCHOR_MIN_END);
+        assertEquals(472, SharedLog.OFF_ENV_ID);
+        assertEquals(480, SharedLog.OFF_ANCHOR_CREATED);
         assertEquals(512, SharedLog.OFF_WRITE_LATCH);
-        assertEquals(3, SharedLog.LAYOUT_VERSION);
+        assertEquals(4, SharedLog.LAYOUT_VERSION);
         assertEquals(4096, SharedLog.OFF_BUFFER);
         assertEquals(4096 + 16 * 1024, SharedLog.spec(SMALL).size());
     }
