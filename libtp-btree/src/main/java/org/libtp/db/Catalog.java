@@ -104,10 +104,11 @@ final class Catalog {
                     + config.type());
         }
         int file = env.tp.buffers().open(parts[2]);
+        long generation = env.tp.buffers().generation(file);
         if (config.type() == DatabaseType.RECNO) {
             org.libtp.btree.Recno r = env.am.recno(file);
             r.open();
-            return new Database(env, name, null, r, config);
+            return new Database(env, name, null, r, config, file, parts[2], generation);
         }
         AccessMethods.Tree t = env.am.tree(file);
         if (config.keyOrder() != null && !config.keyOrder().equals(t.keyOrder())) {
@@ -115,7 +116,7 @@ final class Catalog {
                     + (t.keyOrder() == null ? "unsigned bytes (the default)" : "'" + t.keyOrder() + "'")
                     + ", not '" + config.keyOrder() + "'");
         }
-        return new Database(env, name, t, null, config);
+        return new Database(env, name, t, null, config, file, parts[2], generation);
     }
 
     /**
@@ -133,9 +134,11 @@ final class Catalog {
 
     void remove(Transaction txn, String name) {
         inTxn(txn, t -> {
-            if (tree.delete(t, bytes(name)) == null) {
+            byte[] v = tree.delete(t, bytes(name));
+            if (v == null) {
                 throw new IllegalArgumentException("database " + name + " does not exist in " + env.home());
             }
+            invalidateHandles(v);
             return null;
         });
     }
@@ -150,8 +153,40 @@ final class Catalog {
                 throw new IllegalArgumentException("database " + to + " already exists in " + env.home());
             }
             tree.delete(t, bytes(from));
+            invalidateHandles(v);
             return null;
         });
+    }
+
+    /**
+     * Raises the generation of the file of catalog entry {@code entry}: every handle on it, in
+     * every process, looks the database up again before its next call (see
+     * {@link Database#checkCurrent}). Raised before the change commits: a handle that looks up
+     * meanwhile waits for the catalog lock, and finds the entry again if the change aborts.
+     */
+    private void invalidateHandles(byte[] entry) {
+        String fileName = fileName(new String(entry, StandardCharsets.UTF_8));
+        if (fileName != null) {
+            env.tp.buffers().raiseGeneration(env.tp.buffers().open(fileName));
+        }
+    }
+
+    /** The file name of a catalog entry "1|TYPE|fileName[|recordLength]", or null if damaged. */
+    static String fileName(String entry) {
+        String[] parts = entry.split("\\|");
+        return parts.length >= 3 ? parts[2] : null;
+    }
+
+    /**
+     * The file of database {@code name} as {@code t} sees the catalog, or null if there is no such
+     * database. {@code t} null: a transaction of its own.
+     */
+    String fileOf(org.libtp.core.txn.Transaction t, String name) {
+        if (t == null) {
+            return env.autoCommit(own -> fileOf(own, name));
+        }
+        byte[] v = tree.get(t, bytes(name));
+        return v == null ? null : fileName(new String(v, StandardCharsets.UTF_8));
     }
 
     List<String> names() {

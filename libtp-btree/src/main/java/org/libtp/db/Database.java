@@ -20,13 +20,38 @@ public final class Database implements AutoCloseable {
     final org.libtp.btree.Recno recno;
     private final DatabaseConfig config;
     private volatile boolean closed;
+    private final int fileId;
+    private final String fileName;
+    /** The file's generation when this handle last found its name in the catalog. */
+    private volatile long generation;
 
-    Database(Environment env, String name, AccessMethods.Tree tree, org.libtp.btree.Recno recno, DatabaseConfig config) {
+    Database(Environment env, String name, AccessMethods.Tree tree, org.libtp.btree.Recno recno, DatabaseConfig config,
+             int fileId, String fileName, long generation) {
         this.env = env;
         this.name = name;
         this.tree = tree;
         this.recno = recno;
         this.config = config;
+        this.fileId = fileId;
+        this.fileName = fileName;
+        this.generation = generation;
+    }
+
+    /**
+     * Throws if the database was removed or renamed since this handle last checked: one shared
+     * read when nothing changed; otherwise the catalog is read in {@code t} (waiting for the
+     * catalog lock of a removal or rename still in progress; it sees its own).
+     */
+    void checkCurrent(org.libtp.core.txn.Transaction t) {
+        long g = env.tp.buffers().generation(fileId);
+        if (g == generation) {
+            return;
+        }
+        if (!fileName.equals(env.catalog.fileOf(t, name))) {
+            throw new org.libtp.core.DatabaseNotFoundException("database " + name + " was removed or renamed after this "
+                    + "handle was opened (in " + env.home() + "); open it again by its current name");
+        }
+        generation = g;
     }
 
     public String name() {
@@ -208,8 +233,12 @@ public final class Database implements AutoCloseable {
 
     // ------------------------------------------------------------------ mode dispatch
 
-    <T> T run(Transaction txn, boolean write, Function<org.libtp.core.txn.Transaction, T> op) {
+    <T> T run(Transaction txn, boolean write, Function<org.libtp.core.txn.Transaction, T> unchecked) {
         check(txn, write);
+        Function<org.libtp.core.txn.Transaction, T> op = t -> {
+            checkCurrent(t);
+            return unchecked.apply(t);
+        };
         switch (env.config.mode()) {
             case TP:
                 return txn != null ? op.apply(txn.txn) : env.autoCommit(op);
@@ -217,7 +246,7 @@ public final class Database implements AutoCloseable {
                 // One lock on the whole database per operation: readers share, a writer is alone.
                 org.libtp.core.txn.Transaction t = env.tp.txn().begin();
                 try {
-                    env.tp.locks().lock(t, new LockObject(tree.fileId(), LockObject.WHOLE_FILE),
+                    env.tp.locks().lock(t, new LockObject(fileId, LockObject.WHOLE_FILE),
                             write ? LockMode.WRITE : LockMode.READ, 0);
                     return op.apply(null);
                 } finally {

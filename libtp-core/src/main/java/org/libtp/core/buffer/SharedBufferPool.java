@@ -58,6 +58,8 @@ import java.util.concurrent.atomic.LongAdder;
  *                            4  4 nameLength
  *                            8  8 pages     one past the highest page created (atomic max)
  *                           16  4 needsForce set by a page write, cleared by the force
+ *                           24  8 generation raised when the file's database is removed or
+ *                                           renamed: handles opened before check it
  *                           32 224 name (UTF-8)
  *         OFF_FRAME 128*F  frame headers:
  *                            0 16 frame latch  guards the page content and the I/O
@@ -77,7 +79,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class SharedBufferPool implements BufferManager {
     private static final Logger LOG = LoggerFactory.getLogger(SharedBufferPool.class);
-    static final int LAYOUT_VERSION = 2; // 2: evictions
+    static final int LAYOUT_VERSION = 3; // 2: evictions; 3: file generation
 
     static final long OFF_REGISTRY_LATCH = 256;
     static final long OFF_CLOCK = 320;
@@ -102,6 +104,7 @@ public final class SharedBufferPool implements BufferManager {
     static final int F_NAME_LEN = 4;
     static final int F_PAGES = 8;
     static final int F_NEEDS_FORCE = 16;
+    static final int F_GENERATION = 24;
     static final int F_NAME = 32;
     static final int MAX_NAME = FILE_ENTRY - F_NAME;
     static final int FRAME = 128;
@@ -322,6 +325,22 @@ public final class SharedBufferPool implements BufferManager {
         mem.putIntVolatile(at + F_STATE, 1);
     }
 
+    /**
+     * The generation of file {@code fileId}: raised by {@link #raiseGeneration} whenever what
+     * the file is known as changes (its database removed or renamed), so a handle that cached it
+     * notices with one shared read. Not durable: handles do not outlive the regions.
+     */
+    public long generation(int fileId) {
+        checkFile(fileId);
+        return mem.getLongVolatile(fileEntry(fileId) + F_GENERATION);
+    }
+
+    /** Raises the generation of file {@code fileId} (see {@link #generation}). */
+    public void raiseGeneration(int fileId) {
+        checkFile(fileId);
+        mem.getAndAddLong(fileEntry(fileId) + F_GENERATION, 1);
+    }
+
     @Override
     public int open(String name) {
         checkOpen();
@@ -367,11 +386,13 @@ public final class SharedBufferPool implements BufferManager {
     }
 
     private static void checkName(String name) {
-        if (name == null || name.isEmpty() || !name.matches("[A-Za-z0-9_.-]+")
+        // '+' is allowed here but not in database names: the catalog uses it for the new file of
+        // a re-created database, which then cannot clash with another database's file.
+        if (name == null || name.isEmpty() || !name.matches("[A-Za-z0-9_.+-]+")
                 || name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME
                 || name.startsWith("__libtp") || name.startsWith("log.") || name.equals(".") || name.equals("..")) {
             throw new IllegalArgumentException("data file name '" + name + "' must be 1.." + MAX_NAME
-                    + " characters of [A-Za-z0-9_.-], not '.', '..', nor start with '__libtp' or 'log.'");
+                    + " characters of [A-Za-z0-9_.+-], not '.', '..', nor start with '__libtp' or 'log.'");
         }
     }
 

@@ -5,6 +5,7 @@ import org.libtp.core.DeadlockException;
 import org.libtp.core.LockNotGrantedException;
 import org.libtp.core.LockTimeoutException;
 import org.libtp.core.RunRecoveryException;
+import org.libtp.core.SelfDeadlockException;
 import org.libtp.core.env.Environment;
 import org.libtp.core.env.FailCheckListener;
 import org.libtp.core.env.RegionSpec;
@@ -223,6 +224,8 @@ public final class SharedLockManager implements LockManager {
     private final int partShift;
     private final int bucketMask;
     private final int maxLockers;
+    /** This JVM's transactions by locker slot (the last that locked through it; may be finished). */
+    private final Transaction[] local;
     private final SharedSemaphore[] waiters;
     private final ThreadLocal<Wakeups> wakeups = ThreadLocal.withInitial(Wakeups::new);
     private final long detectorWord;
@@ -247,6 +250,7 @@ public final class SharedLockManager implements LockManager {
         this.partShift = Integer.numberOfTrailingZeros(lay.partitions);
         this.bucketMask = lay.bucketsPerPartition - 1;
         this.maxLockers = lay.maxLockers;
+        this.local = new Transaction[lay.maxLockers];
         this.waiters = new SharedSemaphore[maxLockers];
         int slot = env.processSlot();
         long gen = env.slotGeneration(slot);
@@ -430,6 +434,10 @@ public final class SharedLockManager implements LockManager {
             }
             adopt(me, txn.id());
         }
+        txn.lockingFrom(Thread.currentThread());
+        if (local[me] != txn) {
+            local[me] = txn;
+        }
         int fileId = obj.fileId();
         long pageNo = obj.pageNo();
         int h = hash(fileId, pageNo);
@@ -572,6 +580,37 @@ public final class SharedLockManager implements LockManager {
         if (config.detectOnBlock() && cycleThrough(me)) {
             detectPass(); // confirm on a consistent graph, choose and refuse victims
         }
+        Transaction mine = blockedBySameThread(me, txn);
+        int selfPosts = -1;
+        if (mine != null) {
+            partLatches[p].acquire();
+            try {
+                long ra = req(r);
+                if (mem.getInt(lk + L_VICTIM) != 0) {
+                    mine = null; // refused as a deadlock victim meanwhile: the loop below reports that
+                } else if (conversion ? mem.getInt(ra + R_PENDING) == 0 : mem.getInt(ra + R_STATUS) == ST_GRANTED) {
+                    mem.putInt(lk + L_WAITING, 0); // granted meanwhile after all
+                    if (conversion && addRef) {
+                        mem.putInt(ra + R_REFS, mem.getInt(ra + R_REFS) + 1);
+                    }
+                    return;
+                } else {
+                    mem.putInt(lk + L_WAITING, 0);
+                    selfPosts = cancel(p, lk, r, conversion);
+                }
+            } finally {
+                partLatches[p].release();
+            }
+        }
+        if (mine != null) {
+            if (selfPosts > 0) {
+                flushWakeups();
+            }
+            throw new SelfDeadlockException("transaction " + txn.id() + " needs a " + LockMode.of(want) + " lock on "
+                    + obj + " that transaction " + mine.id() + " of the same thread holds: it could only be granted "
+                    + "after that transaction ends, which this thread cannot do while it waits. Do this in transaction "
+                    + mine.id() + " (pass it instead of null), or commit or abort it first");
+        }
         long timeout = TimeUnit.MILLISECONDS.toNanos(config.lockTimeoutMillis());
         long start = System.nanoTime();
         Latch latch = partLatches[p];
@@ -629,6 +668,25 @@ public final class SharedLockManager implements LockManager {
                     + " ms for a " + LockMode.of(want) + " lock on " + obj
                     + " (LockConfig.lockTimeoutMillis); abort and retry it");
         }
+    }
+
+    /**
+     * A transaction of this JVM, last used for a lock by the calling thread, that the waiting
+     * request of locker {@code me} waits for directly; null if none.
+     */
+    private Transaction blockedBySameThread(int me, Transaction txn) {
+        int[][] edges = {new int[16]};
+        int n = edgesOf(me, edges);
+        Thread self = Thread.currentThread();
+        for (int i = 0; i < n; i++) {
+            int s = edges[0][i];
+            Transaction h = s >= 0 && s < maxLockers ? local[s] : null;
+            if (h != null && h != txn && h.slot() == s && !h.isFinished() && h.lockingThread() == self
+                    && mem.getLongVolatile(locker(s) + L_TXN) == h.id()) {
+                return h;
+            }
+        }
+        return null;
     }
 
     /** Under the latch: withdraws a waiting request (timeout); returns the grants it caused. */

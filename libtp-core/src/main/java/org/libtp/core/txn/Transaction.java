@@ -19,6 +19,8 @@ public final class Transaction {
     long lastEnd = Lsn.NULL;
     boolean finished;
     boolean finishedCommitted;
+    /** The thread that last asked for a lock for this transaction (in this JVM). */
+    private volatile Thread lockingThread;
 
     Transaction(SharedTxnManager manager, int slot, long id, Durability durability) {
         this.manager = manager;
@@ -66,6 +68,22 @@ public final class Transaction {
      */
     public long lastLsnEnd() {
         return lastEnd;
+    }
+
+    /**
+     * Records that the calling thread is asking for a lock for this transaction: a request of
+     * another transaction of the same thread that waits for this one could never be granted
+     * while the thread waits, so the lock manager refuses it at once.
+     */
+    public void lockingFrom(Thread t) {
+        if (lockingThread != t) {
+            lockingThread = t;
+        }
+    }
+
+    /** The thread that last asked for a lock for this transaction, or null. */
+    public Thread lockingThread() {
+        return lockingThread;
     }
 
     public boolean isFinished() {

@@ -49,7 +49,8 @@ class BufferPoolTest {
         assertEquals(348, SharedBufferPool.OFF_STATE);
         assertEquals(352, SharedBufferPool.OFF_MAX_PROCESSES);
         assertEquals(360, SharedBufferPool.OFF_EVICTIONS);
-        assertEquals(2, SharedBufferPool.LAYOUT_VERSION);
+        assertEquals(3, SharedBufferPool.LAYOUT_VERSION);
+        assertEquals(24, SharedBufferPool.F_GENERATION);
         assertEquals(1024, SharedBufferPool.OFF_PINS);
         assertEquals(128, SharedBufferPool.FRAME);
         assertEquals(16, SharedBufferPool.FR_STATE);
