@@ -14,9 +14,13 @@ package org.libtp.core.log;
  * @param logDelayBytes        ... or once this many unflushed bytes have accumulated
  *                             (default 64 KiB)
  * @param maxGroupDelayMicros  ... or after this long at most (0..100000; default 500; 0 = never wait)
+ * @param autoRemove           remove log files that recovery no longer needs after each checkpoint
+ *                             (default true, Berkeley DB's {@code DB_LOG_AUTO_REMOVE}); false keeps
+ *                             them, for backups and catastrophic recovery, until the application
+ *                             removes them ({@code SharedTxnManager.removeLogFiles})
  */
 public record LogConfig(long fileSize, int bufferSize, int groupThreshold, int waitThresholdPercent,
-                        long logDelayBytes, long maxGroupDelayMicros) {
+                        long logDelayBytes, long maxGroupDelayMicros, boolean autoRemove) {
 
     public LogConfig {
         if (fileSize < 64 * 1024 || fileSize > (1L << 30)) {
@@ -55,6 +59,12 @@ public record LogConfig(long fileSize, int bufferSize, int groupThreshold, int w
         private int waitThresholdPercent = 50;
         private long logDelayBytes = 64 * 1024;
         private long maxGroupDelayMicros = 500;
+        private boolean autoRemove = true;
+
+        public Builder autoRemove(boolean v) {
+            autoRemove = v;
+            return this;
+        }
 
         public Builder fileSize(long v) {
             fileSize = v;
@@ -88,7 +98,7 @@ public record LogConfig(long fileSize, int bufferSize, int groupThreshold, int w
 
         public LogConfig build() {
             return new LogConfig(fileSize, bufferSize, groupThreshold, waitThresholdPercent, logDelayBytes,
-                    maxGroupDelayMicros);
+                    maxGroupDelayMicros, autoRemove);
         }
     }
 }

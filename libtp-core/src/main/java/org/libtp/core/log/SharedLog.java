@@ -57,6 +57,9 @@ import java.util.function.Predicate;
  *                                written by the checkpoint latch's holder, or the first process)
  *     472     8  envId           the anchor's environment id
  *     480     8  anchorCreated   the anchor's creation time
+ *     488     8  removedBelow    log files numbered below it were removed: every process closes
+ *                                its handles on them at its next file access (their space is
+ *                                freed only when the last handle closes)
  *     512    64  write latch     held across each write of buffer bytes to the file; taken
  *                                after the log latch, never the other way round, so that the
  *                                write(2) itself runs after the log latch is released and
@@ -92,6 +95,7 @@ public final class SharedLog implements LogManager {
     static final long OFF_ANCHOR_MIN_END = 464;
     static final long OFF_ENV_ID = 472;
     static final long OFF_ANCHOR_CREATED = 480;
+    static final long OFF_REMOVED_BELOW = 488;
     static final long OFF_WRITE_LATCH = 512;
     static final long OFF_BUFFER = 4096;
     static final int LAYOUT_VERSION = 4; // 2: the flush latch became the leader word; 3: writtenLsn, write latch; 4: anchor
@@ -429,6 +433,10 @@ public final class SharedLog implements LogManager {
 
     private synchronized StorageFile file(int n) throws IOException {
         checkOpen();
+        long removedBelow = mem.getLongVolatile(OFF_REMOVED_BELOW);
+        if (removedBelow > closedBelow) {
+            closeRemoved(removedBelow);
+        }
         StorageFile f = files.get(n);
         if (f == null) {
             f = storage.open(LogFileHeader.fileName(n), false);
@@ -985,6 +993,38 @@ public final class SharedLog implements LogManager {
         } catch (IOException e) {
             throw new EnvironmentAccessException("cannot remove log file " + LogFileHeader.fileName(n) + ": " + e, e);
         }
+        // Other processes close their handles on it at their next access (see file()).
+        while (true) {
+            long below = mem.getLongVolatile(OFF_REMOVED_BELOW);
+            if (below > n || mem.compareAndSetLong(OFF_REMOVED_BELOW, below, n + 1L)) {
+                break;
+            }
+        }
+    }
+
+    /** Highest {@code removedBelow} this process has closed its handles for. */
+    private long closedBelow;
+
+    /** Closes this process's handles on removed log files (numbered below {@code below}). */
+    private void closeRemoved(long below) {
+        java.util.Iterator<Map.Entry<Integer, StorageFile>> it = files.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Integer, StorageFile> e = it.next();
+            if (e.getKey() < below) {
+                try {
+                    e.getValue().close();
+                } catch (IOException ex) {
+                    LOG.debug("closing removed log file {}: {}", e.getValue().name(), ex.toString());
+                }
+                it.remove();
+            }
+        }
+        closedBelow = below;
+    }
+
+    /** Whether log files no longer needed are removed after checkpoints ({@link LogConfig#autoRemove}). */
+    public boolean autoRemove() {
+        return config.autoRemove();
     }
 
     @Override

@@ -586,6 +586,9 @@ public final class SharedTxnManager implements TransactionManager {
             mem.putLongVolatile(OFF_LAST_CKP_REDO, redo);
             mem.putLongVolatile(OFF_LAST_CKP_MILLIS, System.currentTimeMillis());
             mem.putLongVolatile(OFF_LAST_CKP_BEGIN, begin);
+            if (log.autoRemove()) {
+                removeLogFilesQuietly();
+            }
             return lsn;
         } finally {
             ckpLatch.release();
@@ -610,6 +613,21 @@ public final class SharedTxnManager implements TransactionManager {
         }
         int limit = Lsn.file(horizon);
         return java.util.Arrays.stream(log.fileNumbers()).filter(n -> n < limit).toArray();
+    }
+
+    /**
+     * After a checkpoint: removes the log files recovery no longer needs. A failure leaves them
+     * for the next checkpoint (logged): they take space, nothing else.
+     */
+    private void removeLogFilesQuietly() {
+        try {
+            int n = removeLogFiles();
+            if (n > 0) {
+                LOG.debug("removed {} log files of {} that recovery no longer needs", n, env.home());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("could not remove old log files of {} ({}); the next checkpoint tries again", env.home(), e.toString());
+        }
     }
 
     /** Deletes the log files {@link #archivableLogFiles()} names; returns how many. */

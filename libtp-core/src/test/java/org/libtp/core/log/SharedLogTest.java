@@ -285,6 +285,7 @@ class SharedLogTest {
         assertEquals(464, SharedLog.OFF_ANCHOR_MIN_END);
         assertEquals(472, SharedLog.OFF_ENV_ID);
         assertEquals(480, SharedLog.OFF_ANCHOR_CREATED);
+        assertEquals(488, SharedLog.OFF_REMOVED_BELOW);
         assertEquals(512, SharedLog.OFF_WRITE_LATCH);
         assertEquals(4, SharedLog.LAYOUT_VERSION);
         assertEquals(4096, SharedLog.OFF_BUFFER);

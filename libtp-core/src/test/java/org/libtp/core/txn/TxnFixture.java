@@ -24,9 +24,14 @@ final class TxnFixture implements AutoCloseable {
     }
 
     TxnFixture(Path home, long failCheckMillis, TxnConfig txnConfig, Storage storage) {
+        this(home, failCheckMillis, txnConfig, storage, true);
+    }
+
+    TxnFixture(Path home, long failCheckMillis, TxnConfig txnConfig, Storage storage, boolean autoRemoveLogs) {
         tp = TxnEnvironment.open(home,
                 EnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(failCheckMillis).build(),
-                LogConfig.builder().fileSize(256 * 1024).bufferSize(64 * 1024).build(), txnConfig, storage,
+                LogConfig.builder().fileSize(256 * 1024).bufferSize(64 * 1024).autoRemove(autoRemoveLogs).build(),
+                txnConfig, storage,
                 (env, s) -> List.of(new SlotStore(env, s, SLOTS)));
         env = tp.env();
         log = tp.log();

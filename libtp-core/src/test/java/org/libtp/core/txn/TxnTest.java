@@ -5,6 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.CapacityExceededException;
 import org.libtp.core.log.Durability;
 import org.libtp.core.log.Lsn;
+import org.libtp.core.storage.FileStorage;
 
 import java.nio.file.Path;
 
@@ -196,8 +197,50 @@ class TxnTest {
     }
 
     @Test
-    void checkpointsLetOldLogFilesGo() {
+    void checkpointsRemoveLogFilesRecoveryNoLongerNeedsByDefault() throws Exception {
         try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).build())) {
+            Transaction open = null;
+            for (int i = 0; i < 8000; i++) {
+                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                f.store.put(t, i % TxnFixture.SLOTS, i);
+                f.tm.commit(t);
+                if (i == 4000) {
+                    open = f.tm.begin();
+                    f.store.put(open, 7, -7); // holds its files through the next checkpoint
+                }
+            }
+            int files = f.log.fileNumbers().length;
+            assertTrue(files > 2, "several log files: " + files);
+            f.tm.checkpoint();
+            int firstKept = f.log.fileNumbers()[0];
+            assertTrue(firstKept <= Lsn.file(open.lastLsn()), "the active transaction's files stay");
+            assertTrue(firstKept > 1, "older files went: " + java.util.Arrays.toString(f.log.fileNumbers()));
+            f.tm.commit(open);
+            f.tm.checkpoint();
+            assertEquals(1, f.log.fileNumbers().length, "only the current file is needed now");
+            // No handle of this process keeps a removed file's space.
+            try (java.util.stream.Stream<java.nio.file.Path> fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+                for (java.nio.file.Path fd : fds.toList()) {
+                    try {
+                        String target = java.nio.file.Files.readSymbolicLink(fd).toString();
+                        assertTrue(!(target.contains(home.toString()) && target.endsWith("(deleted)")),
+                                "an open handle on a removed file: " + target);
+                    } catch (java.io.IOException gone) {
+                        // the listing's own descriptor
+                    }
+                }
+            }
+        }
+        try (TxnFixture f = new TxnFixture(home)) { // recovery with the old files gone
+            assertEquals(7999, f.store.get(7999 % TxnFixture.SLOTS));
+            assertEquals(7998, f.store.get(7998 % TxnFixture.SLOTS));
+        }
+    }
+
+    @Test
+    void checkpointsLetOldLogFilesGo() {
+        try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).build(), new FileStorage(home),
+                false)) {
             for (int i = 0; i < 8000; i++) {
                 Transaction t = f.tm.begin(Durability.NO_SYNC);
                 f.store.put(t, i % TxnFixture.SLOTS, i);
