@@ -12,7 +12,8 @@ import java.nio.ByteBuffer;
  *
  * <p>Chronicle reaches JDK internals ({@code sun.nio.ch}, {@code jdk.internal.misc}...) and needs
  * {@code --add-opens/--add-exports} on JDK 17+; {@link MemoryFactory} probes for that with
- * {@link #probe()} and falls back to {@link MappedMemory} when it fails. Bounds, alignment and
+ * {@link #probe()} and falls back to {@link MappedMemory} when it fails, or when Chronicle-Bytes
+ * (an optional dependency of LibTP) is not on the class path at all. Bounds, alignment and
  * closed checks are ours and happen before Chronicle is called: Chronicle's own checks are
  * assertions and can be off.
  */
@@ -25,11 +26,21 @@ public final class ChronicleMemory implements Memory {
     private final long chunkMask;
     private boolean closed;
 
-    /** Wraps the given direct buffers; they must stay reachable, which this object ensures. */
+    /** The mapped buffers must stay reachable while the raw addresses are in use. */
     @SuppressWarnings("unused")
     private final ByteBuffer[] keepAlive;
 
+    /**
+     * Wraps {@code chunks} (direct buffers, all {@code 1 << chunkShift} bytes but the last).
+     *
+     * @throws IllegalStateException if Chronicle-Bytes, an optional dependency, is not on the
+     *         class path (rather than a {@code NoClassDefFoundError} from deep inside)
+     */
     public ChronicleMemory(String name, ByteBuffer[] chunks, int chunkShift) {
+        if (!MemoryFactory.onClassPath(MemoryFactory.CHRONICLE_CLASS)) {
+            throw new IllegalStateException("Chronicle-Bytes is not on the class path: add "
+                    + "net.openhft:chronicle-bytes, or use MemoryImpl.VARHANDLE");
+        }
         if (chunkShift < 3 || chunkShift > 30) {
             throw new IllegalArgumentException("chunkShift " + chunkShift + " not in [3, 30]");
         }

@@ -12,7 +12,12 @@ import java.nio.channels.FileChannel;
  *
  * <p>{@link MemoryImpl#AUTO} resolves to {@link #DEFAULT_IMPL}, picked by the JMH benchmark
  * recorded in {@code docs/benchmarks.md}. A Chronicle request on a JVM that lacks Chronicle's
- * {@code --add-opens} falls back to the VarHandle implementation with one INFO line per JVM.
+ * {@code --add-opens}, or that does not have Chronicle-Bytes on its class path at all (it is an
+ * optional dependency), falls back to the VarHandle implementation with one INFO line per JVM.
+ *
+ * <p>{@link ChronicleMemory} is the only class that links against Chronicle; it is loaded only
+ * after {@link #chronicleUsable()} has found Chronicle on the class path, so that a missing
+ * optional dependency is a fallback, never a {@code NoClassDefFoundError}.
  */
 public final class MemoryFactory {
     private static final Logger LOG = LoggerFactory.getLogger(MemoryFactory.class);
@@ -22,6 +27,12 @@ public final class MemoryFactory {
 
     /** log2 of the mapping chunk size: 1 GiB, so an int index always suffices. */
     public static final int DEFAULT_CHUNK_SHIFT = 30;
+
+    /**
+     * A Chronicle-Bytes class {@link ChronicleMemory} needs, looked up (not initialized) before
+     * {@link ChronicleMemory} itself is touched.
+     */
+    static final String CHRONICLE_CLASS = "net.openhft.chronicle.bytes.PointerBytesStore";
 
     private static volatile String chronicleProblem; // null = not probed yet or works
     private static volatile boolean chronicleProbed;
@@ -43,14 +54,7 @@ public final class MemoryFactory {
         if (!chronicleProbed) {
             synchronized (MemoryFactory.class) {
                 if (!chronicleProbed) {
-                    String problem = missingChronicleFlags();
-                    if (problem == null) {
-                        try {
-                            problem = ChronicleMemory.probe();
-                        } catch (LinkageError e) { // Chronicle not on the class path
-                            problem = e.toString();
-                        }
-                    }
+                    String problem = chronicleProblem(CHRONICLE_CLASS);
                     chronicleProblem = problem;
                     chronicleProbed = true;
                     if (problem != null) {
@@ -61,6 +65,40 @@ public final class MemoryFactory {
             }
         }
         return chronicleProblem == null;
+    }
+
+    /**
+     * Null if Chronicle-Bytes works in this JVM, else why not. The class path is checked first
+     * (the most likely reason and the most useful message), then the flags, both before any
+     * Chronicle class is loaded; only then is Chronicle tried for real.
+     *
+     * @param chronicleClass the class that stands for Chronicle-Bytes being present (tests pass
+     *                       a missing one)
+     */
+    static String chronicleProblem(String chronicleClass) {
+        if (!onClassPath(chronicleClass)) {
+            return "Chronicle-Bytes is not on the class path: " + chronicleClass + " not found; it is an "
+                    + "optional dependency, add net.openhft:chronicle-bytes to use it";
+        }
+        String problem = missingChronicleFlags();
+        if (problem != null) {
+            return problem;
+        }
+        try {
+            return ChronicleMemory.probe();
+        } catch (LinkageError e) { // a partial or incompatible Chronicle on the class path
+            return e.toString();
+        }
+    }
+
+    /** True if {@code className} can be loaded by LibTP's class loader; it is not initialized. */
+    static boolean onClassPath(String className) {
+        try {
+            Class.forName(className, false, MemoryFactory.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /**

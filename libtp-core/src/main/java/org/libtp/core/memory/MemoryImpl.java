@@ -7,9 +7,10 @@ public enum MemoryImpl {
     /** {@link MappedMemory}: {@code MappedByteBuffer} + {@code VarHandle}; needs no JVM flags. */
     VARHANDLE,
     /**
-     * {@link ChronicleMemory}: Chronicle-Bytes over the mapping. Needs Chronicle's
-     * {@code --add-opens/--add-exports}; without them LibTP falls back to {@link #VARHANDLE}
-     * with one INFO log line.
+     * {@link ChronicleMemory}: Chronicle-Bytes over the mapping. Needs
+     * {@code net.openhft:chronicle-bytes} on the class path (an optional dependency the
+     * application adds) and Chronicle's {@code --add-opens/--add-exports}; without either LibTP
+     * falls back to {@link #VARHANDLE} with one INFO log line.
      */
     CHRONICLE
 }

@@ -5,8 +5,9 @@
  * <ul>
  *   <li>{@link org.libtp.core.memory.MappedMemory}: {@code MappedByteBuffer} + {@code VarHandle};
  *       needs no JVM flags. Default (see {@code docs/benchmarks.md} for the measurement).</li>
- *   <li>{@link org.libtp.core.memory.ChronicleMemory}: Chronicle-Bytes; needs Chronicle's
- *       {@code --add-opens}, falls back automatically when they are absent.</li>
+ *   <li>{@link org.libtp.core.memory.ChronicleMemory}: Chronicle-Bytes, an optional dependency;
+ *       needs Chronicle's {@code --add-opens}, falls back automatically when they or Chronicle
+ *       itself are absent.</li>
  * </ul>
  *
  * <p>Invariants: every access is bounds-checked before memory is touched (a corrupt offset is an

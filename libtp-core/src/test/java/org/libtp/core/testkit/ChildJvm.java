@@ -50,6 +50,15 @@ public final class ChildJvm implements AutoCloseable {
 
     /** Starts {@code main} in a new JVM with extra JVM options and {@code args}. */
     public static ChildJvm start(Class<?> main, List<String> jvmOptions, String... args) {
+        return startWithClassPath(classPath(), main, jvmOptions, args);
+    }
+
+    /**
+     * As {@link #start(Class, List, String...)} on the given class path instead of the test's
+     * (e.g. the test's without an optional dependency).
+     */
+    public static ChildJvm startWithClassPath(String classPath, Class<?> main, List<String> jvmOptions,
+                                              String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaBinary().toString());
         cmd.add("-Xmx256m");
@@ -63,7 +72,7 @@ public final class ChildJvm implements AutoCloseable {
         }
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
-        cmd.add(classPath());
+        cmd.add(classPath);
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
