@@ -21,9 +21,15 @@ package org.libtp.core.lock;
  * @param detectOnBlock        look for a cycle through a request as soon as it blocks (default true)
  * @param victimPolicy         which transaction of a cycle is aborted (default
  *                             {@link VictimPolicy#YOUNGEST})
+ * @param escalationThreshold  page locks one transaction takes in one file before it tries to
+ *                             lock the whole file instead (READ, or WRITE if it changed pages
+ *                             of it) and takes no more page locks there: a scan of any size then
+ *                             fits the table. Tried without waiting at each multiple of this;
+ *                             with waiting when the table is full (default 1000; 0 = never, not even then)
  */
 public record LockConfig(int maxLocks, int maxObjects, int partitions, long lockTimeoutMillis,
-                         long detectIntervalMillis, boolean detectOnBlock, VictimPolicy victimPolicy) {
+                         long detectIntervalMillis, boolean detectOnBlock, VictimPolicy victimPolicy,
+                         int escalationThreshold) {
     static final int MAX_ENTRIES = 1 << 24;
     static final int MAX_PARTITIONS = 4096;
 
@@ -48,6 +54,9 @@ public record LockConfig(int maxLocks, int maxObjects, int partitions, long lock
         if (victimPolicy == null) {
             throw new IllegalArgumentException("victimPolicy must not be null");
         }
+        if (escalationThreshold < 0) {
+            throw new IllegalArgumentException("escalationThreshold " + escalationThreshold + " < 0");
+        }
     }
 
     public static LockConfig defaults() {
@@ -61,7 +70,7 @@ public record LockConfig(int maxLocks, int maxObjects, int partitions, long lock
     public Builder toBuilder() {
         return new Builder().maxLocks(maxLocks).maxObjects(maxObjects).partitions(partitions)
                 .lockTimeoutMillis(lockTimeoutMillis).detectIntervalMillis(detectIntervalMillis)
-                .detectOnBlock(detectOnBlock).victimPolicy(victimPolicy);
+                .detectOnBlock(detectOnBlock).victimPolicy(victimPolicy).escalationThreshold(escalationThreshold);
     }
 
     /** Mutable builder; {@link #build()} validates. */
@@ -73,6 +82,12 @@ public record LockConfig(int maxLocks, int maxObjects, int partitions, long lock
         private long detectIntervalMillis = 1000;
         private boolean detectOnBlock = true;
         private VictimPolicy victimPolicy = VictimPolicy.YOUNGEST;
+        private int escalationThreshold = 1000;
+
+        public Builder escalationThreshold(int v) {
+            escalationThreshold = v;
+            return this;
+        }
 
         public Builder maxLocks(int v) {
             maxLocks = v;
@@ -111,7 +126,7 @@ public record LockConfig(int maxLocks, int maxObjects, int partitions, long lock
 
         public LockConfig build() {
             return new LockConfig(maxLocks, maxObjects, partitions, lockTimeoutMillis, detectIntervalMillis,
-                    detectOnBlock, victimPolicy);
+                    detectOnBlock, victimPolicy, escalationThreshold);
         }
     }
 }

@@ -1,41 +1,56 @@
 package org.libtp.core.lock;
 
 /**
- * Lock modes (paper 3.2.3: single writer, multiple readers). The conflict, cover and join
- * matrices are indexed by {@link #ordinal()}, which is what the lock table stores in shared
- * memory, so a mode is never renumbered.
- *
- * <p>Room for hierarchical locking [GRAY76]: intention modes (IREAD, IWRITE and later
- * READ-IWRITE) are added as new constants <em>after</em> WRITE, with a new row and column in each
- * matrix; nothing else in the lock manager looks at modes except through these matrices (the
- * grant test is a bit mask of conflicting ordinals, at most 8 modes). Adding modes changes the
- * lock region's layout version.
+ * Lock modes (paper 3.2.3: single writer, multiple readers) and the intention modes of
+ * hierarchical locking [GRAY76], the paper's future work: a page lock is taken under an
+ * intention lock on its file ({@link LockObject#WHOLE_FILE}), so that a transaction can lock
+ * the whole file instead of its pages (lock escalation) without missing another transaction's
+ * page locks. The conflict, cover and join matrices are indexed by {@link #ordinal()}, which is
+ * what the lock table stores in shared memory, so a mode is never renumbered (new modes go at
+ * the end; adding one changes the lock region's layout version).
  */
 public enum LockMode {
+    /** Shared: on a page, read it; on a file, read every page (S). */
     READ,
-    WRITE;
+    /** Exclusive: on a page, change it; on a file, every page (X). */
+    WRITE,
+    /** Intention to read pages of the file (IS). */
+    IREAD,
+    /** Intention to change pages of the file (IX). */
+    IWRITE,
+    /** Read every page of the file and change some (SIX: READ and IWRITE at once). */
+    READ_IWRITE;
 
     private static final LockMode[] VALUES = values();
 
     /** CONFLICTS[a][b]: a request in mode a cannot be granted beside a holder in mode b. */
     private static final boolean[][] CONFLICTS = {
-            //          READ   WRITE
-            /* READ  */ {false, true},
-            /* WRITE */ {true, true},
+            //                READ   WRITE  IREAD  IWRITE R_IW
+            /* READ       */ {false, true, false, true, true},
+            /* WRITE      */ {true, true, true, true, true},
+            /* IREAD      */ {false, true, false, false, false},
+            /* IWRITE     */ {true, true, false, false, true},
+            /* READ_IWRITE*/ {true, true, false, true, true},
     };
 
     /** COVERS[a][b]: holding a gives every right b gives, so a request for b is a re-lock. */
     private static final boolean[][] COVERS = {
-            //          READ   WRITE
-            /* READ  */ {true, false},
-            /* WRITE */ {true, true},
+            //                READ   WRITE  IREAD  IWRITE R_IW
+            /* READ       */ {true, false, true, false, false},
+            /* WRITE      */ {true, true, true, true, true},
+            /* IREAD      */ {false, false, true, false, false},
+            /* IWRITE     */ {false, false, true, true, false},
+            /* READ_IWRITE*/ {true, false, true, true, true},
     };
 
     /** JOIN[a][b]: the weakest mode covering both (what holding a and asking b converts to). */
     private static final int[][] JOIN = {
-            //          READ   WRITE
-            /* READ  */ {0, 1},
-            /* WRITE */ {1, 1},
+            //                READ WRITE IREAD IWRITE R_IW
+            /* READ       */ {0, 1, 0, 4, 4},
+            /* WRITE      */ {1, 1, 1, 1, 1},
+            /* IREAD      */ {0, 1, 2, 3, 4},
+            /* IWRITE     */ {4, 1, 3, 3, 4},
+            /* READ_IWRITE*/ {4, 1, 4, 4, 4},
     };
 
     /** CONFLICT_MASK[a]: bit b set iff a conflicts with b. */
@@ -70,6 +85,11 @@ public enum LockMode {
     /** The weakest mode covering this one and {@code other}. */
     public LockMode join(LockMode other) {
         return VALUES[JOIN[ordinal()][other.ordinal()]];
+    }
+
+    /** The intention mode a page lock in this mode needs on its file (IREAD or IWRITE). */
+    LockMode intention() {
+        return this == READ || this == IREAD ? IREAD : IWRITE;
     }
 
     static LockMode of(int ordinal) {

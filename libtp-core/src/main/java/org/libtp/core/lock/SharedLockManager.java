@@ -48,6 +48,7 @@ import java.util.concurrent.locks.LockSupport;
  *     512     8  object free list  (same)
  *     576     8  deadlock victims chosen
  *     584     8  timeouts
+ *     592     8  escalations (file locks taken instead of more page locks)
  *
  *  region "lock.tables"
  *  offset        size      field
@@ -99,7 +100,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class SharedLockManager implements LockManager {
     private static final Logger LOG = LoggerFactory.getLogger(SharedLockManager.class);
-    static final int LAYOUT_VERSION = 1;
+    static final int LAYOUT_VERSION = 2; // 2: intention modes, escalations
 
     // ---- region "lock"
     static final long CTL_SIZE = 1024;
@@ -116,6 +117,7 @@ public final class SharedLockManager implements LockManager {
     static final long OFF_OBJ_FREE = 512;
     static final long OFF_DEADLOCKS = 576;
     static final long OFF_TIMEOUTS = 584;
+    static final long OFF_ESCALATIONS = 592;
 
     // ---- region "lock.tables"
     static final long OFF_PART = 256;
@@ -226,6 +228,8 @@ public final class SharedLockManager implements LockManager {
     private final int maxLockers;
     /** This JVM's transactions by locker slot (the last that locked through it; may be finished). */
     private final Transaction[] local;
+    /** This JVM's transactions' file locks by locker slot (see {@link FileLocks}). */
+    private final FileLocks[] fileLocks;
     private final SharedSemaphore[] waiters;
     private final ThreadLocal<Wakeups> wakeups = ThreadLocal.withInitial(Wakeups::new);
     private final long detectorWord;
@@ -251,6 +255,7 @@ public final class SharedLockManager implements LockManager {
         this.bucketMask = lay.bucketsPerPartition - 1;
         this.maxLockers = lay.maxLockers;
         this.local = new Transaction[lay.maxLockers];
+        this.fileLocks = new FileLocks[lay.maxLockers];
         this.waiters = new SharedSemaphore[maxLockers];
         int slot = env.processSlot();
         long gen = env.slotGeneration(slot);
@@ -401,6 +406,14 @@ public final class SharedLockManager implements LockManager {
 
     // ------------------------------------------------------------------ lock
 
+    /**
+     * Locks {@code obj}. A page is locked under an intention lock on its file (IREAD for a READ,
+     * IWRITE for a WRITE: taken once per transaction and file, then remembered in this process),
+     * so that a lock on the whole file can stand in for many page locks: once a transaction holds
+     * {@link LockConfig#escalationThreshold()} page locks of one file it tries to lock the file
+     * READ (or WRITE, if it changed pages of it; READ_IWRITE if it holds IWRITE and only reads
+     * now), and a page request the file lock covers is granted without the shared table.
+     */
     @Override
     public void lock(Transaction txn, LockObject obj, LockMode mode, int flags) {
         if (mode == null) {
@@ -408,7 +421,135 @@ public final class SharedLockManager implements LockManager {
         }
         checkArgs(txn, obj);
         checkFlags(flags);
-        acquire(txn, obj, mode.ordinal(), flags, true, false);
+        if (obj.pageNo() == LockObject.WHOLE_FILE) {
+            acquire(txn, obj, mode.ordinal(), flags, true, false);
+            FileLocks fl = fileLocks(txn);
+            int held = fl.held(obj.fileId());
+            fl.hold(obj.fileId(), held < 0 ? mode.ordinal() : LockMode.join(held, mode.ordinal()));
+            return;
+        }
+        if (mode != LockMode.READ && mode != LockMode.WRITE) {
+            throw new IllegalArgumentException("a page is locked READ or WRITE; " + mode + " is for whole files");
+        }
+        FileLocks fl = fileLocks(txn);
+        int fileId = obj.fileId();
+        int held = fl.held(fileId);
+        if (held >= 0 && LockMode.covers(held, mode.ordinal())) {
+            return; // the file lock covers the page
+        }
+        int intent = mode.intention().ordinal();
+        if (held < 0 || !LockMode.covers(held, intent)) {
+            acquire(txn, new LockObject(fileId, LockObject.WHOLE_FILE), intent, flags, false, false);
+            fl.hold(fileId, held < 0 ? intent : LockMode.join(held, intent));
+        }
+        try {
+            acquire(txn, obj, mode.ordinal(), flags, true, false);
+        } catch (CapacityExceededException full) {
+            // Last resort before failing the transaction: lock the file, waiting if need be.
+            if (config.escalationThreshold() == 0 || fl.escalated(fileId)
+                    || !escalate(txn, fl, fileId, mode == LockMode.WRITE, true)
+                    || !LockMode.covers(fl.held(fileId), mode.ordinal())) {
+                throw full;
+            }
+            return;
+        }
+        int n = fl.counted(fileId, mode == LockMode.WRITE);
+        int threshold = config.escalationThreshold();
+        if (threshold > 0 && n % threshold == 0 && !fl.escalated(fileId)) {
+            escalate(txn, fl, fileId, false, false);
+        }
+    }
+
+    /**
+     * Tries to lock file {@code fileId} as a whole for {@code txn}: WRITE if it changed pages of
+     * it (or {@code write}), else READ, joined with the intention lock it holds. Without
+     * {@code wait}, gives up at once if another transaction's lock is in the way. True if the
+     * file lock is held now.
+     */
+    private boolean escalate(Transaction txn, FileLocks fl, int fileId, boolean write, boolean wait) {
+        int held = fl.held(fileId);
+        int want = write || fl.wrote(fileId) ? LockMode.WRITE.ordinal() : LockMode.READ.ordinal();
+        int target = held < 0 ? want : LockMode.join(held, want);
+        try {
+            acquire(txn, new LockObject(fileId, LockObject.WHOLE_FILE), target, wait ? 0 : NOWAIT, false, false);
+        } catch (LockNotGrantedException busy) {
+            return false;
+        }
+        fl.hold(fileId, target);
+        fl.markEscalated(fileId);
+        ctl.getAndAddLong(OFF_ESCALATIONS, 1);
+        LOG.debug("transaction {} locked file {} {} instead of more page locks", txn.id(), fileId, LockMode.of(target));
+        return true;
+    }
+
+    /** The file locks this process knows transaction {@code txn} to hold (created at its first lock). */
+    private FileLocks fileLocks(Transaction txn) {
+        int me = txn.slot();
+        FileLocks fl = fileLocks[me];
+        if (fl == null || fl.txnId != txn.id()) {
+            fl = new FileLocks(txn.id());
+            fileLocks[me] = fl;
+        }
+        return fl;
+    }
+
+    /**
+     * Per transaction, in the process that runs it: the mode it holds on each file it locked
+     * pages of, and how many page locks it asked for there. Only the transaction's own thread
+     * uses it; a new transaction in the slot starts a new one.
+     */
+    static final class FileLocks {
+        final long txnId;
+        private int lastFile = -1;
+        private long[] lastEntry;
+        private final java.util.HashMap<Integer, long[]> byFile = new java.util.HashMap<>(4);
+
+        FileLocks(long txnId) {
+            this.txnId = txnId;
+        }
+
+        /** {held mode ordinal or -1, page requests, write requests, escalated 0/1} */
+        private long[] entry(int fileId) {
+            if (fileId == lastFile) {
+                return lastEntry;
+            }
+            long[] e = byFile.computeIfAbsent(fileId, f -> new long[] {-1, 0, 0, 0});
+            lastFile = fileId;
+            lastEntry = e;
+            return e;
+        }
+
+        int held(int fileId) {
+            return (int) entry(fileId)[0];
+        }
+
+        void hold(int fileId, int mode) {
+            entry(fileId)[0] = mode;
+        }
+
+        void forget(int fileId) {
+            entry(fileId)[0] = -1;
+        }
+
+        int counted(int fileId, boolean write) {
+            long[] e = entry(fileId);
+            if (write) {
+                e[2]++;
+            }
+            return (int) ++e[1];
+        }
+
+        boolean wrote(int fileId) {
+            return entry(fileId)[2] > 0;
+        }
+
+        boolean escalated(int fileId) {
+            return entry(fileId)[3] != 0;
+        }
+
+        void markEscalated(int fileId) {
+            entry(fileId)[3] = 1;
+        }
     }
 
     @Override
@@ -714,6 +855,25 @@ public final class SharedLockManager implements LockManager {
     @Override
     public void unlock(Transaction txn, LockObject obj) {
         checkArgs(txn, obj);
+        FileLocks fl = fileLocks[txn.slot()];
+        boolean known = fl != null && fl.txnId == txn.id();
+        if (obj.pageNo() == LockObject.WHOLE_FILE) {
+            if (known) {
+                fl.forget(obj.fileId()); // asked again next time (a re-lock if still held)
+            }
+        } else if (known && fl.held(obj.fileId()) >= 0 && LockMode.covers(fl.held(obj.fileId()), LockMode.READ.ordinal())) {
+            // Under a file lock the page may never have been locked itself: nothing to give back then.
+            try {
+                unlockObject(txn, obj);
+            } catch (IllegalStateException notHeld) {
+                // covered by the file lock
+            }
+            return;
+        }
+        unlockObject(txn, obj);
+    }
+
+    private void unlockObject(Transaction txn, LockObject obj) {
         int me = txn.slot();
         long lk = locker(me);
         if (mem.getLong(lk + L_TXN) != txn.id()) {
@@ -1668,6 +1828,7 @@ public final class SharedLockManager implements LockManager {
             objects += (int) (counts >>> 32);
         }
         return new LockStats(requests, waits, ctl.getLongVolatile(OFF_DEADLOCKS), ctl.getLongVolatile(OFF_TIMEOUTS),
+                ctl.getLongVolatile(OFF_ESCALATIONS),
                 locks, objects);
     }
 

@@ -106,10 +106,11 @@ class LockManagerTest {
         assertEquals(WRITE, READ.join(WRITE));
         assertEquals(READ, READ.join(READ));
         try (LockFixture f = open(quiet().build())) {
-            long n = 0;
+            int n = 100;
             for (LockMode held : LockMode.values()) {
                 for (LockMode asked : LockMode.values()) {
-                    LockObject o = page(n++);
+                    // Whole files: every mode applies to them (pages take READ and WRITE only).
+                    LockObject o = new LockObject(n++, LockObject.WHOLE_FILE);
                     Transaction a = f.tm.begin();
                     Transaction b = f.tm.begin();
                     f.lm.lock(a, o, held, 0);
@@ -137,7 +138,7 @@ class LockManagerTest {
             Transaction b = f.tm.begin();
             f.lm.lock(a, page(1), READ, 0);
             f.lm.lock(a, page(1), READ, 0);
-            assertEquals(1, f.lm.stats().locksInUse(), "one request, two references");
+            assertEquals(2, f.lm.stats().locksInUse(), "one request, two references (and the file's IREAD)");
             f.lm.unlock(a, page(1));
             assertEquals(READ, f.lm.heldMode(a, page(1)));
             assertThrows(LockNotGrantedException.class, () -> f.lm.lock(b, page(1), WRITE, LockManager.NOWAIT));
@@ -344,7 +345,8 @@ class LockManagerTest {
             LockNotGrantedException e = assertThrows(LockNotGrantedException.class,
                     () -> f.lm.lock(b, page(1), READ, LockManager.NOWAIT));
             assertTrue(e.getMessage().contains("NOWAIT"), e.getMessage());
-            assertEquals(1, f.lm.stats().locksInUse());
+            // a's WRITE and IWRITE on the file; b keeps its IREAD on the file (compatible) until it ends
+            assertEquals(3, f.lm.stats().locksInUse());
             assertEquals(0, f.lm.stats().waits());
             f.lm.lock(b, page(2), READ, LockManager.NOWAIT); // b goes on
             f.tm.commit(a);
@@ -381,7 +383,7 @@ class LockManagerTest {
             get(rc); // b's withdrawal lets c in, before c's own timeout
             assertNull(f.lm.heldMode(b, page(1)));
             assertEquals(1, f.lm.stats().timeouts());
-            assertEquals(2, f.lm.stats().locksInUse());
+            assertEquals(5, f.lm.stats().locksInUse(), "a's and c's READ, and the three file intention locks");
             f.tm.abort(b);
             f.tm.commit(a);
             f.tm.commit(c);
@@ -399,7 +401,12 @@ class LockManagerTest {
             Transaction b = f.tm.begin();
             f.lm.lock(a, page(1), READ, 0);
             f.lm.lock(b, page(1), READ, 0);
-            assertThrows(LockTimeoutException.class, () -> f.lm.upgrade(a, page(1), 0));
+            // In another thread: the same thread waiting for its own other transaction is refused at once.
+            Exception ex = assertThrows(Exception.class, () -> get(pool.submit(() -> {
+                f.lm.upgrade(a, page(1), 0);
+                return null;
+            })));
+            assertTrue(ex.getCause() instanceof LockTimeoutException, String.valueOf(ex));
             assertEquals(READ, f.lm.heldMode(a, page(1)));
             Transaction c = f.tm.begin();
             f.lm.lock(c, page(1), READ, LockManager.NOWAIT); // no conversion pending any more
@@ -414,13 +421,13 @@ class LockManagerTest {
 
     @Test
     void fullLockTableIsAClearErrorAndTheTableStaysUsable() {
-        try (LockFixture f = open(quiet().maxLocks(8).maxObjects(100).partitions(4).build())) {
+        try (LockFixture f = open(quiet().maxLocks(8).maxObjects(100).partitions(4).escalationThreshold(0).build())) {
             Transaction a = f.tm.begin();
-            for (int p = 0; p < 8; p++) {
+            for (int p = 0; p < 7; p++) { // and the file's IREAD
                 f.lm.lock(a, page(p), READ, 0);
             }
             CapacityExceededException e = assertThrows(CapacityExceededException.class,
-                    () -> f.lm.lock(a, page(8), READ, 0));
+                    () -> f.lm.lock(a, page(7), READ, 0));
             assertTrue(e.getMessage().contains("lock table full (8 locks)") && e.getMessage().contains("LockConfig.maxLocks"),
                     e.getMessage());
             Transaction b = f.tm.begin();
@@ -430,14 +437,16 @@ class LockManagerTest {
             assertEquals(8, f.lm.stats().locksInUse());
             f.lm.unlock(a, page(0));
             f.lm.unlock(a, page(0));
-            f.lm.lock(b, page(3), READ, 0); // the freed entry is found (from another partition's cache)
+            f.lm.unlock(a, page(1));
+            // b's IREAD on the file and its page take the two freed entries (from other partitions' caches)
+            f.lm.lock(b, page(3), READ, 0);
             assertThrows(CapacityExceededException.class, () -> f.lm.lock(b, page(9), READ, 0));
             f.tm.commit(a);
             f.tm.commit(b);
             assertClean(f.lm);
             Transaction c = f.tm.begin();
-            for (int p = 100; p < 108; p++) {
-                f.lm.lock(c, page(p), WRITE, 0); // every entry came back
+            for (int p = 100; p < 107; p++) {
+                f.lm.lock(c, page(p), WRITE, 0); // every entry came back (7 and the file's IWRITE)
             }
             assertThrows(CapacityExceededException.class, () -> f.lm.lock(c, page(0), WRITE, 0));
             f.tm.commit(c);
@@ -447,18 +456,18 @@ class LockManagerTest {
 
     @Test
     void fullObjectTableNamesMaxObjects() {
-        try (LockFixture f = open(quiet().maxLocks(100).maxObjects(4).build())) {
+        try (LockFixture f = open(quiet().maxLocks(100).maxObjects(4).escalationThreshold(0).build())) {
             Transaction a = f.tm.begin();
-            for (int p = 0; p < 4; p++) {
+            for (int p = 0; p < 3; p++) { // and the file
                 f.lm.lock(a, page(p), READ, 0);
             }
             CapacityExceededException e = assertThrows(CapacityExceededException.class,
-                    () -> f.lm.lock(a, page(4), READ, 0));
+                    () -> f.lm.lock(a, page(3), READ, 0));
             assertTrue(e.getMessage().contains("LockConfig.maxObjects"), e.getMessage());
             Transaction b = f.tm.begin();
             f.lm.lock(b, page(2), READ, 0); // an existing object takes no new entry
             f.tm.commit(a);
-            f.lm.lock(b, page(4), WRITE, 0);
+            f.lm.lock(b, page(3), WRITE, 0);
             f.tm.commit(b);
             assertClean(f.lm);
         }
@@ -481,10 +490,10 @@ class LockManagerTest {
                 return null;
             });
             awaitWaits(f.lm, w0, 1);
-            assertEquals(51, f.lm.stats().locksInUse());
+            assertEquals(53, f.lm.stats().locksInUse(), "50 pages, b's wait, a's and b's IWRITE on the file");
             f.tm.commit(a);
             get(wb);
-            assertEquals(1, f.lm.stats().locksInUse());
+            assertEquals(2, f.lm.stats().locksInUse());
             Transaction c = f.tm.begin();
             f.lm.lock(c, page(7), WRITE, 0);
             f.lm.lock(c, page(8), READ, 0);
@@ -872,14 +881,14 @@ class LockManagerTest {
         long seed = Seeds.seed("LockManagerTest.randomized");
         for (boolean onBlock : new boolean[] {true, false}) {
             Path h = Files.createDirectory(dir.resolve("rnd-" + onBlock));
-            try (LockFixture f = new LockFixture(h, 0, LockConfig.builder().maxLocks(64).partitions(4)
+            try (LockFixture f = new LockFixture(h, 0, LockConfig.builder().maxLocks(64).partitions(4).escalationThreshold(0)
                     .detectOnBlock(onBlock).detectIntervalMillis(onBlock ? 0 : 20).build())) {
                 // The periodic detector (20 ms) resolves each deadlock only at its next pass: fewer rounds.
                 runRandom(f, new Random(seed + (onBlock ? 1 : 0)), onBlock ? 400 : 100);
                 assertClean(f.lm);
                 // No entry leaked: a single transaction can take all 64 requests.
                 Transaction t = f.tm.begin();
-                for (int p = 0; p < 64; p++) {
+                for (int p = 0; p < 63; p++) { // and the file's IREAD
                     f.lm.lock(t, page(1000 + p), READ, 0);
                 }
                 assertThrows(CapacityExceededException.class, () -> f.lm.lock(t, page(0), READ, 0));

@@ -1,0 +1,144 @@
+package org.libtp.core.lock;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.LockNotGrantedException;
+import org.libtp.core.txn.Transaction;
+
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.libtp.core.lock.LockMode.IREAD;
+import static org.libtp.core.lock.LockMode.IWRITE;
+import static org.libtp.core.lock.LockMode.READ;
+import static org.libtp.core.lock.LockMode.READ_IWRITE;
+import static org.libtp.core.lock.LockMode.WRITE;
+
+/**
+ * Hierarchical locking: page locks under intention locks on their file, and lock escalation to
+ * a file lock, so that a scan of any size fits the lock table and still excludes writers.
+ */
+class LockHierarchyTest {
+    @TempDir
+    Path home;
+
+    static LockObject page(long n) {
+        return new LockObject(1, n);
+    }
+
+    static final LockObject FILE = new LockObject(1, LockObject.WHOLE_FILE);
+
+    @Test
+    void theMatricesAreGraysAndConsistent() {
+        // Gray's compatibility matrix for IS, IX, S, SIX, X.
+        assertFalse(IREAD.conflictsWith(IWRITE));
+        assertFalse(IREAD.conflictsWith(READ));
+        assertFalse(IREAD.conflictsWith(READ_IWRITE));
+        assertTrue(IREAD.conflictsWith(WRITE));
+        assertFalse(IWRITE.conflictsWith(IWRITE));
+        assertTrue(IWRITE.conflictsWith(READ));
+        assertTrue(IWRITE.conflictsWith(READ_IWRITE));
+        assertTrue(READ_IWRITE.conflictsWith(READ_IWRITE));
+        assertEquals(READ_IWRITE, READ.join(IWRITE));
+        for (LockMode a : LockMode.values()) {
+            for (LockMode b : LockMode.values()) {
+                assertEquals(a.conflictsWith(b), b.conflictsWith(a), a + "/" + b);
+                LockMode j = a.join(b);
+                assertTrue(j.covers(a) && j.covers(b), "join " + a + "+" + b + " = " + j);
+                for (LockMode c : LockMode.values()) {
+                    if (c.covers(a) && c.covers(b)) {
+                        assertTrue(c.covers(j), "join " + j + " of " + a + "+" + b + " is not the weakest: " + c);
+                    }
+                    if (a.covers(b) && c.conflictsWith(b)) {
+                        assertTrue(c.conflictsWith(a), a + " covers " + b + " so it conflicts with what " + b + " does: " + c);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aPageLockTakesAnIntentionLockOnItsFileOnce() {
+        try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0).build())) {
+            Transaction a = f.tm.begin();
+            long r0 = f.lm.stats().requests();
+            f.lm.lock(a, page(1), READ, 0);
+            f.lm.lock(a, page(2), READ, 0);
+            assertEquals(3, f.lm.stats().requests() - r0, "one IREAD on the file, then only page requests");
+            assertEquals(IREAD, f.lm.heldMode(a, FILE));
+            f.lm.lock(a, page(3), WRITE, 0);
+            assertEquals(READ_IWRITE.covers(IWRITE), true);
+            assertEquals(IWRITE, f.lm.heldMode(a, FILE), "IREAD converted to IWRITE");
+            Transaction b = f.tm.begin();
+            assertThrows(LockNotGrantedException.class, () -> f.lm.lock(b, FILE, READ, LockManager.NOWAIT),
+                    "a whole-file READ waits for the page writer");
+            f.lm.lock(b, page(9), READ, LockManager.NOWAIT); // pages of the file elsewhere are fine
+            f.tm.commit(a);
+            f.lm.lock(b, FILE, READ, LockManager.NOWAIT);
+            f.tm.commit(b);
+            assertEquals(0, f.lm.stats().locksInUse());
+        }
+    }
+
+    @Test
+    void escalationLocksTheFileExcludesWritersAndTakesNoMorePageLocks() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0)
+                .escalationThreshold(10).build())) {
+            Transaction a = f.tm.begin();
+            for (int p = 0; p < 10; p++) {
+                f.lm.lock(a, page(p), READ, 0);
+            }
+            assertEquals(1, f.lm.stats().escalations());
+            assertEquals(READ, f.lm.heldMode(a, FILE));
+            int inUse = f.lm.stats().locksInUse();
+            for (int p = 10; p < 1000; p++) {
+                f.lm.lock(a, page(p), READ, 0);
+                f.lm.unlock(a, page(p)); // a B-tree gives some back: covered, nothing to do
+                f.lm.lock(a, page(p), READ, 0);
+            }
+            assertEquals(inUse, f.lm.stats().locksInUse(), "covered pages take no entries");
+            Transaction b = f.tm.begin();
+            f.lm.lock(b, page(500), READ, LockManager.NOWAIT); // readers go on
+            Transaction c = f.tm.begin();
+            Future<?> w = pool.submit(() -> {
+                f.lm.lock(c, page(2000), WRITE, 0); // any page of the file: waits for a's READ on it
+                return null;
+            });
+            Thread.sleep(200);
+            assertFalse(w.isDone(), "a writer waits for the escalated reader");
+            f.tm.commit(a);
+            w.get(10, TimeUnit.SECONDS);
+            f.tm.commit(b);
+            f.tm.commit(c);
+            assertEquals(0, f.lm.stats().locksInUse());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aFullTableEscalatesInsteadOfFailingAndAWriterEscalatesToWrite() {
+        try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0).maxLocks(50)
+                .maxObjects(50).build())) {
+            Transaction a = f.tm.begin();
+            for (int p = 0; p < 500; p++) {
+                f.lm.lock(a, page(p), p % 7 == 0 ? WRITE : READ, 0);
+            }
+            assertEquals(WRITE, f.lm.heldMode(a, FILE), "it changed pages: the file lock is WRITE");
+            Transaction b = f.tm.begin();
+            assertThrows(LockNotGrantedException.class, () -> f.lm.lock(b, page(1000), READ, LockManager.NOWAIT));
+            f.tm.abort(a);
+            f.lm.lock(b, page(1000), READ, LockManager.NOWAIT);
+            f.tm.commit(b);
+            assertEquals(0, f.lm.stats().locksInUse());
+        }
+    }
+}
