@@ -111,7 +111,28 @@ public final class Environment implements AutoCloseable {
             throw new org.libtp.core.EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
                     + " does not exist");
         }
-        return org.libtp.core.txn.LogReset.reset(dir);
+        return org.libtp.core.txn.Repair.resetLog(dir);
+    }
+
+    /**
+     * Rewrites the environment's file registry ({@code __libtp.files}: which data file has which
+     * file id, as the log records name them) from the data files' header pages. Use it when the
+     * open refuses because the registry is damaged or missing, or after copying data files in
+     * (then also {@link #resetLog}). No process may have the environment open. Returns the
+     * number of data files registered.
+     *
+     * @throws IllegalStateException if another process has the environment open
+     * @throws org.libtp.core.CorruptionException if a data file header is damaged or two files claim one id
+     */
+    public static int rebuildFileRegistry(Path dir) {
+        if (dir == null) {
+            throw new IllegalArgumentException("directory must not be null");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new org.libtp.core.EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
+                    + " does not exist");
+        }
+        return org.libtp.core.txn.Repair.rebuildFileRegistry(dir).size();
     }
 
     public EnvironmentConfig config() {

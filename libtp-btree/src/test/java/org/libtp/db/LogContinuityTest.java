@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * pages that carry its LSNs, is refused at open with nothing changed on disk (before, the open
  * ran recovery over what was left and kept 2 of 2,000 rows, or started a new log at (1, 64) whose
  * lower LSNs made redo skip every later change); a page whose LSN lies beyond the end of the log
- * is refused when read; {@link LogReset} is the documented way out.
+ * is refused when read; {@link Environment#resetLog} is the documented way out.
  */
 class LogContinuityTest {
     static final int ROWS = 2000;

@@ -113,8 +113,9 @@ class RecordApiTest {
             try (Transaction t1 = env.beginTransaction()) {
                 assertArrayEquals(b("v"), db.getForUpdate(t1, b("k")));
                 try (Transaction t2 = env.beginTransaction()) {
-                    // A shared read of the page waits for t1's write lock: a plain get would not.
-                    assertThrows(org.libtp.core.LockTimeoutException.class, () -> db.get(t2, b("k")));
+                    // A shared read of the page would wait for t1's write lock (a plain get would not):
+                    // in the same thread, whose t1 cannot end meanwhile, it is refused at once.
+                    assertThrows(org.libtp.core.SelfDeadlockException.class, () -> db.get(t2, b("k")));
                     t2.abort();
                 }
                 db.put(t1, b("k"), b("w"));
@@ -318,10 +319,10 @@ class RecordApiTest {
         }
         Path file = dir.resolve("c.db");
         try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
-            for (long page = 2; page * 4096 < raf.length(); page++) { // every page but the meta and root
-                raf.seek(page * 4096 + 3000);
+            for (long page = 2; (page + 1) * 4096 < raf.length(); page++) { // every page but the meta and root
+                raf.seek((page + 1) * 4096 + 3000); // after the header page
                 int v = raf.read();
-                raf.seek(page * 4096 + 3000);
+                raf.seek((page + 1) * 4096 + 3000); // after the header page
                 raf.write(v ^ 0x40);
             }
         }

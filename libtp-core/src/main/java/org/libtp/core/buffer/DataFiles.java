@@ -6,7 +6,10 @@ import org.libtp.core.storage.StorageFile;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Offline work on the data files of an environment that no process has open: which files the
@@ -16,6 +19,61 @@ import java.util.Map;
  */
 public final class DataFiles {
     private DataFiles() {
+    }
+
+    /** Names of the files in the directory that start with a data file header, sorted. */
+    public static List<String> withHeaders(Storage storage) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String name : storage.list("")) {
+            if (name.startsWith("__libtp") || name.startsWith("log.")) {
+                continue;
+            }
+            byte[] h = new byte[DataFileHeader.SIZE];
+            try (StorageFile f = storage.open(name, false)) {
+                if (f.size() < DataFileHeader.SIZE) {
+                    continue;
+                }
+                f.readFully(ByteBuffer.wrap(h), 0);
+            } catch (IOException notAFile) {
+                continue; // a directory, or gone meanwhile
+            }
+            if (DataFileHeader.hasMagic(h)) {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Rewrites the durable registry from the headers of the data files in the directory (which
+     * file id each has), with the environment id {@code envId} (0: keep each header's). Returns
+     * the registry written.
+     *
+     * @throws CorruptionException if two files claim one id, or a header is damaged
+     */
+    public static Map<Integer, String> rebuildRegistry(Storage storage, long envId) throws IOException {
+        Map<Integer, String> reg = new TreeMap<>();
+        for (String name : withHeaders(storage)) {
+            DataFileHeader h;
+            try (StorageFile f = storage.open(name, false)) {
+                byte[] b = new byte[DataFileHeader.SIZE];
+                f.readFully(ByteBuffer.wrap(b), 0);
+                h = DataFileHeader.decode(storage.directory().resolve(name).toString(), b);
+                if (!h.name().equals(name) || envId != 0 && h.envId() != envId) {
+                    // renamed by hand, or adopted from another environment: the header follows the registry
+                    h = new DataFileHeader(h.pageSize(), envId != 0 ? envId : h.envId(), h.fileId(), name, h.createdMillis());
+                    f.write(h.encode(), 0);
+                    f.force();
+                }
+            }
+            String other = reg.put(h.fileId(), name);
+            if (other != null) {
+                throw new CorruptionException("data files " + other + " and " + name + " in " + storage.directory()
+                        + " both say they are file id " + h.fileId() + "; move the one that does not belong here away");
+            }
+        }
+        storage.replaceFile(FileRegistryCodec.FILE, FileRegistryCodec.encode(reg));
+        return reg;
     }
 
     /** The data files the durable registry names, by file id (empty if there is no registry). */
@@ -32,8 +90,7 @@ public final class DataFiles {
 
     /**
      * Sets the LSN of every page of data file {@code name} to 0 and reseals it (checksum), then
-     * forces the file. The page size is found from page 0, whose checksum only one size passes.
-     * Returns the pages rewritten.
+     * forces the file. The page size is the header's. Returns the pages rewritten.
      *
      * @throws CorruptionException if a page fails its check (nothing after it is changed)
      */
@@ -43,14 +100,16 @@ public final class DataFiles {
             if (size == 0) {
                 return 0;
             }
-            int pageSize = pageSizeOf(f, name, storage);
+            byte[] hb = new byte[DataFileHeader.SIZE];
+            f.readFully(ByteBuffer.wrap(hb), 0);
+            int pageSize = DataFileHeader.decode(storage.directory().resolve(name).toString(), hb).pageSize();
             byte[] page = new byte[pageSize];
             long changed = 0;
-            for (long p = 0; p * pageSize < size; p++) {
+            for (long p = 0; (p + 1) * pageSize < size; p++) {
                 ByteBuffer bb = ByteBuffer.wrap(page);
                 int n = 0;
                 while (bb.hasRemaining()) {
-                    int r = f.read(bb, p * pageSize + n);
+                    int r = f.read(bb, (p + 1) * pageSize + n);
                     if (r < 0) {
                         break;
                     }
@@ -71,7 +130,7 @@ public final class DataFiles {
                 }
                 PageHeader.putLong(page, PageHeader.OFF_LSN, 0);
                 PageHeader.seal(page, pageSize, p);
-                f.write(ByteBuffer.wrap(page, 0, Math.max(n, pageSize)), p * pageSize);
+                f.write(ByteBuffer.wrap(page, 0, pageSize), (p + 1) * pageSize);
                 changed++;
             }
             f.force();
@@ -79,19 +138,4 @@ public final class DataFiles {
         }
     }
 
-    private static int pageSizeOf(StorageFile f, String name, Storage storage) throws IOException {
-        long size = f.size();
-        for (int ps = 512; ps <= 65536; ps <<= 1) {
-            if (size < ps) {
-                break;
-            }
-            byte[] page = new byte[ps];
-            f.readFully(ByteBuffer.wrap(page), 0);
-            if (!PageHeader.isZero(page, ps) && PageHeader.check(page, ps, 0) == null) {
-                return ps;
-            }
-        }
-        throw new CorruptionException("data file " + storage.directory().resolve(name) + ": page 0 passes its "
-                + "checksum at no page size from 512 to 65536; the file is damaged or not a LibTP data file");
-    }
 }

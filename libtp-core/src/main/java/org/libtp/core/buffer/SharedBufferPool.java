@@ -284,6 +284,13 @@ public final class SharedBufferPool implements BufferManager {
     private void loadRegistry() {
         try {
             if (!storage.exists(FileRegistryCodec.FILE)) {
+                List<String> orphans = DataFiles.withHeaders(storage);
+                if (!orphans.isEmpty()) {
+                    throw new CorruptionException("the file registry " + where(FileRegistryCodec.FILE) + " is missing "
+                            + "but data files exist (" + String.join(", ", orphans) + "): log records name files by "
+                            + "id, so they cannot be used without it. Rebuild it from the data files' headers "
+                            + "(Environment.rebuildFileRegistry, org.libtp.db); nothing was changed");
+                }
                 return;
             }
             byte[] bytes;
@@ -296,8 +303,13 @@ public final class SharedBufferPool implements BufferManager {
                 bytes = new byte[(int) size];
                 f.readFully(ByteBuffer.wrap(bytes), 0);
             }
-            Map<Integer, String> reg = FileRegistryCodec.decode(bytes,
-                    storage.directory().resolve(FileRegistryCodec.FILE).toString());
+            Map<Integer, String> reg;
+            try {
+                reg = FileRegistryCodec.decode(bytes, where(FileRegistryCodec.FILE));
+            } catch (CorruptionException e) {
+                throw new CorruptionException(e.getMessage() + "; or rebuild it from the data files' headers "
+                        + "(Environment.rebuildFileRegistry, org.libtp.db). Nothing was changed", e);
+            }
             for (Map.Entry<Integer, String> e : reg.entrySet()) {
                 int id = e.getKey();
                 if (id < 1 || id > lay.maxFiles) {
@@ -315,8 +327,14 @@ public final class SharedBufferPool implements BufferManager {
         long at = fileEntry(id);
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         long pages;
-        try (StorageFile f = storage.open(name, true)) {
-            pages = (f.size() + pageSize - 1) / pageSize;
+        if (!storage.exists(name)) {
+            throw new CorruptionException("data file " + where(name) + " is registered in " + FileRegistryCodec.FILE
+                    + " as file id " + id + " but is missing: restore it from a backup (its database cannot be read "
+                    + "without it); nothing was changed");
+        }
+        try (StorageFile f = storage.open(name, false)) {
+            checkHeader(f, name, id);
+            pages = Math.max(0, (f.size() - pageSize + pageSize - 1) / pageSize);
         }
         mem.putInt(at + F_NAME_LEN, n.length);
         mem.putBytes(at + F_NAME, n, 0, n.length);
@@ -339,6 +357,42 @@ public final class SharedBufferPool implements BufferManager {
     public void raiseGeneration(int fileId) {
         checkFile(fileId);
         mem.getAndAddLong(fileEntry(fileId) + F_GENERATION, 1);
+    }
+
+    private String where(String name) {
+        return storage.directory().resolve(name).toString();
+    }
+
+    /**
+     * Checks the header page of data file {@code f}: a LibTP data file of this environment,
+     * registered as {@code id}, with this pool's page size.
+     */
+    private void checkHeader(StorageFile f, String name, int id) throws IOException {
+        byte[] h = new byte[DataFileHeader.SIZE];
+        if (f.size() < DataFileHeader.SIZE) {
+            throw new CorruptionException("data file " + where(name) + " is " + f.size() + " bytes, shorter than its "
+                    + "header: it was cut short; restore it from a backup");
+        }
+        f.readFully(ByteBuffer.wrap(h), 0);
+        DataFileHeader dh = DataFileHeader.decode(where(name), h);
+        long envId = log == null ? 0 : log.environmentId();
+        if (envId != 0 && dh.envId() != envId) {
+            throw new CorruptionException("data file " + where(name) + " belongs to another environment (id "
+                    + Long.toHexString(dh.envId()) + ", this one " + Long.toHexString(envId) + "): it was copied from "
+                    + "elsewhere. Restore this environment's file, or adopt the file: Environment.rebuildFileRegistry "
+                    + "then Environment.resetLog (org.libtp.db)");
+        }
+        if (dh.fileId() != id || !dh.name().equals(name)) {
+            throw new CorruptionException("data file " + where(name) + " says it is file id " + dh.fileId() + " '"
+                    + dh.name() + "', but " + FileRegistryCodec.FILE + " registers it as file id " + id
+                    + ": the registry or the file was replaced. Rebuild the registry from the data files' headers "
+                    + "(Environment.rebuildFileRegistry, org.libtp.db) or restore from a backup");
+        }
+        if (dh.pageSize() != pageSize) {
+            throw new CorruptionException("data file " + where(name) + " has " + dh.pageSize() + "-byte pages, but the "
+                    + "environment's buffer pool uses " + pageSize + "-byte pages; open the environment with page size "
+                    + dh.pageSize());
+        }
     }
 
     @Override
@@ -370,7 +424,16 @@ public final class SharedBufferPool implements BufferManager {
             all.put(free, name);
             try {
                 try (StorageFile f = storage.open(name, true)) {
-                    // created (or found); its directory entry is made durable with the registry's
+                    // The header first, forced; its directory entry is made durable with the registry's.
+                    // A file with at most a header is a registration a crash cut short: taken over.
+                    if (f.size() > pageSize) {
+                        throw new CorruptionException("data file " + where(name) + " exists but is not registered in "
+                                + FileRegistryCodec.FILE + ": the registry lost it. Rebuild the registry from the data "
+                                + "files' headers (Environment.rebuildFileRegistry, org.libtp.db); nothing was changed");
+                    }
+                    long envId = log == null ? 0 : log.environmentId();
+                    f.write(new DataFileHeader(pageSize, envId, free, name, System.currentTimeMillis()).encode(), 0);
+                    f.force();
                 }
                 storage.replaceFile(FileRegistryCodec.FILE, FileRegistryCodec.encode(all));
                 writeEntry(free, name);
@@ -450,7 +513,7 @@ public final class SharedBufferPool implements BufferManager {
         }
         return files.computeIfAbsent(fileId, id -> {
             try {
-                return storage.open(nameAt(id), true);
+                return storage.open(nameAt(id), false);
             } catch (IOException e) {
                 throw new EnvironmentAccessException("cannot open data file " + nameAt(id) + " in " + env.home()
                         + ": " + e, e);
@@ -801,7 +864,7 @@ public final class SharedBufferPool implements BufferManager {
         try {
             StorageFile file = file(fileId);
             ByteBuffer bb = ByteBuffer.wrap(buf);
-            long pos = firstPage * pageSize;
+            long pos = (firstPage + 1) * pageSize; // after the header page
             while (bb.hasRemaining()) {
                 int r = file.read(bb, pos + n);
                 if (r < 0) {
@@ -990,7 +1053,7 @@ public final class SharedBufferPool implements BufferManager {
         mem.getBytes(pageBase(f), buf, 0, pageSize);
         PageHeader.seal(buf, pageSize, pageNo);
         try {
-            file(fileId).write(ByteBuffer.wrap(buf), pageNo * pageSize);
+            file(fileId).write(ByteBuffer.wrap(buf), (pageNo + 1) * pageSize); // after the header page
         } catch (IOException e) {
             mem.putIntVolatile(m + FR_DIRTY, 1);
             throw new EnvironmentAccessException("cannot write page " + pageNo + " of " + nameAt(fileId) + " in "

@@ -58,6 +58,11 @@ public interface LogManager extends AutoCloseable {
     /** LSN the next record will get (the end of the log). */
     long endLsn();
 
+    /** The environment's random id (from the log anchor), 0 if this log has none. */
+    default long environmentId() {
+        return 0;
+    }
+
     /** Every record before this LSN is on stable storage. */
     long flushedLsn();
 

@@ -298,6 +298,7 @@ public final class SharedLog implements LogManager {
     }
 
     /** The environment's random id (from the anchor). */
+    @Override
     public long environmentId() {
         return mem.getLong(OFF_ENV_ID);
     }

@@ -61,7 +61,7 @@ class BufferCrashTest {
     private static long onDisk(Path home, long page, int slot) throws Exception {
         try (RandomAccessFile raf = new RandomAccessFile(home.resolve(PageFixture.FILE).toFile(), "r")) {
             byte[] b = new byte[8];
-            raf.seek(page * 4096 + PageFixture.offset(slot));
+            raf.seek((page + 1) * 4096 + PageFixture.offset(slot)); // after the header page
             raf.readFully(b);
             return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong();
         }

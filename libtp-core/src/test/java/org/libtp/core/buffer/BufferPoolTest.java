@@ -161,7 +161,7 @@ class BufferPoolTest {
             f.bp.sync();
         }
         try (RandomAccessFile raf = new RandomAccessFile(home.resolve(PageFixture.FILE).toFile(), "rw")) {
-            raf.seek(2 * 4096 + 1000);
+            raf.seek((2 + 1) * 4096 + 1000); // page 2, after the header page
             raf.write(0x5A); // one flipped byte in page 2's data
         }
         try (PageFixture f = new PageFixture(home, 16, 0)) {
@@ -185,8 +185,9 @@ class BufferPoolTest {
         }
         byte[] page0 = new byte[4096];
         try (RandomAccessFile raf = new RandomAccessFile(home.resolve(PageFixture.FILE).toFile(), "rw")) {
+            raf.seek(4096); // page 0, after the header page
             raf.readFully(page0);
-            raf.seek(4096);
+            raf.seek(2 * 4096);
             raf.write(page0);
         }
         try (PageFixture f = new PageFixture(home, 16, 0)) {
@@ -356,7 +357,7 @@ class BufferPoolTest {
             f.tm.commit(t);
             f.bp.sync();
         }
-        assertEquals(6 * 4096, Files.size(home.resolve(PageFixture.FILE)));
+        assertEquals((1 + 6) * 4096, Files.size(home.resolve(PageFixture.FILE)), "the header page and 6 pages");
         try (PageFixture f = new PageFixture(home, 16, 0)) {
             assertEquals(0, f.get(2, 0));
             assertEquals(1, f.get(5, 0));

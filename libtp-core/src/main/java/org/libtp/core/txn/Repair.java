@@ -20,7 +20,7 @@ import java.security.SecureRandom;
 import java.util.Map;
 
 /**
- * Starts an environment over with a new, empty log: every page LSN of every registered data file
+ * Offline repairs of an environment no process has open. {@link #resetLog} starts it over with a new, empty log: every page LSN of every registered data file
  * is set to 0, the log files are deleted and a new log anchor is written (Berkeley DB's
  * {@code db_load -r lsn} for every file at once). The way out when the open refuses because the
  * log was lost or cut short, and the way to adopt data files copied from another environment.
@@ -29,19 +29,19 @@ import java.util.Map;
  * whose records were lost, may be in them (in part), and nothing can roll them back any more.
  * Check the databases afterwards ({@code verify}). No process may have the environment open.
  */
-public final class LogReset {
-    private static final Logger LOG = LoggerFactory.getLogger(LogReset.class);
+public final class Repair {
+    private static final Logger LOG = LoggerFactory.getLogger(Repair.class);
 
-    private LogReset() {
+    private Repair() {
     }
 
     /** Resets the environment in {@code home} on the real file system; returns the pages rewritten. */
-    public static long reset(Path home) {
-        return reset(home, new FileStorage(home));
+    public static long resetLog(Path home) {
+        return resetLog(home, new FileStorage(home));
     }
 
     /** Resets through {@code storage} (tests inject faults through it). */
-    public static long reset(Path home, Storage storage) {
+    public static long resetLog(Path home, Storage storage) {
         // Attaching alone to the environment proves no other process has it open (and keeps its
         // process slot while the files are rewritten).
         try (Environment env = Environment.open(home, EnvironmentConfig.defaults())) {
@@ -64,7 +64,8 @@ public final class LogReset {
                     }
                 }
                 long pages = 0;
-                Map<Integer, String> files = DataFiles.registered(storage);
+                // The registry from the files' headers, which take this environment's id.
+                Map<Integer, String> files = DataFiles.rebuildRegistry(storage, envId);
                 for (String name : files.values()) {
                     if (storage.exists(name)) {
                         pages += DataFiles.resetLsns(storage, name);
@@ -87,6 +88,33 @@ public final class LogReset {
             } catch (IOException e) {
                 throw new EnvironmentAccessException("I/O error resetting the log of " + home + ": " + e, e);
             }
+        }
+    }
+
+    /**
+     * Rewrites the durable file registry ({@code __libtp.files}) from the data files' header
+     * pages: the way out when it is damaged or missing. Returns the files registered.
+     */
+    public static Map<Integer, String> rebuildFileRegistry(Path home) {
+        Storage storage = new FileStorage(home);
+        try (Environment env = Environment.open(home, EnvironmentConfig.defaults())) {
+            if (env.busyProcessSlots() > 1) {
+                throw new IllegalStateException("environment " + home + " is open in " + (env.busyProcessSlots() - 1)
+                        + " other process(es); close it everywhere before rebuilding its file registry");
+            }
+            long envId = 0;
+            if (storage.exists(LogAnchor.FILE)) {
+                try (StorageFile f = storage.open(LogAnchor.FILE, false)) {
+                    byte[] b = new byte[(int) Math.min(f.size(), 4096)];
+                    f.readFully(ByteBuffer.wrap(b), 0);
+                    envId = LogAnchor.decode(home.resolve(LogAnchor.FILE).toString(), b).envId();
+                }
+            }
+            Map<Integer, String> reg = DataFiles.rebuildRegistry(storage, envId);
+            LOG.warn("rebuilt the file registry of {} from {} data file headers: {}", home, reg.size(), reg);
+            return reg;
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("I/O error rebuilding the file registry of " + home + ": " + e, e);
         }
     }
 }
