@@ -1367,11 +1367,11 @@ final class Btree {
             m.latch();
             try {
                 if (m.type() != BtreePage.META) {
-                    throw new org.libtp.core.CorruptionException("page 0 of file id " + file + " is not a B-tree meta page");
+                    throw new org.libtp.core.CorruptionException("page 0 of " + bm.describe(file) + " is not a B-tree meta page");
                 }
                 int n = m.getShort(OFF_ORDER);
                 if (n > 64) {
-                    throw new org.libtp.core.CorruptionException("B-tree meta page of file id " + file
+                    throw new org.libtp.core.CorruptionException("B-tree meta page of " + bm.describe(file)
                             + " names a key order of " + n + " bytes");
                 }
                 return n == 0 ? null : new String(m.getBytes(OFF_ORDER + 2, n), java.nio.charset.StandardCharsets.UTF_8);
@@ -1390,7 +1390,7 @@ final class Btree {
         }
         Comparator<byte[]> c = orders.apply(name);
         if (c == null) {
-            throw new IllegalStateException("the B-tree in file id " + file + " orders its keys by '" + name
+            throw new IllegalStateException("the B-tree in " + "file id " + file + " orders its keys by '" + name
                     + "', which is not registered: register it with EnvironmentConfig.Builder.keyOrder in every process");
         }
         return c;
@@ -1427,7 +1427,7 @@ final class Btree {
                         if (p.type() != BtreePage.FREE) {
                             p.unlatch();
                             bm.unpin(p, false);
-                            throw new org.libtp.core.CorruptionException("page " + x + " of file id " + file
+                            throw new org.libtp.core.CorruptionException("page " + x + " of " + bm.describe(file)
                                     + " is on the free list but has type " + p.type()
                                     + "; run verify, and restore from a backup");
                         }
@@ -1532,7 +1532,7 @@ final class Btree {
                 p.latch();
                 try {
                     if (p.type() != BtreePage.OVERFLOW) {
-                        throw new org.libtp.core.CorruptionException("page " + pageNo + " of file id " + file
+                        throw new org.libtp.core.CorruptionException("page " + pageNo + " of " + bm.describe(file)
                                 + " is in an overflow chain being freed but has type " + p.type()
                                 + "; run verify, and restore from a backup");
                     }
@@ -1546,7 +1546,7 @@ final class Btree {
             free(pageNo, log);
             pageNo = next;
             if (++guard > bm.pageCount(file)) {
-                throw new org.libtp.core.CorruptionException("an overflow chain of file id " + file + " loops");
+                throw new org.libtp.core.CorruptionException("an overflow chain of " + bm.describe(file) + " loops");
             }
         }
     }
@@ -1953,13 +1953,13 @@ final class Btree {
     /** The value of stored bytes: inline, or read from its overflow chain. */
     byte[] load(byte[] stored) {
         if (stored.length == 0) {
-            throw new org.libtp.core.CorruptionException("an empty stored value in file id " + file);
+            throw new org.libtp.core.CorruptionException("an empty stored value in " + bm.describe(file));
         }
         if (stored[0] == INLINE) {
             return java.util.Arrays.copyOfRange(stored, 1, stored.length);
         }
         if (stored[0] != OVERFLOW || stored.length != 13) {
-            throw new org.libtp.core.CorruptionException("a stored value in file id " + file + " has tag " + stored[0]);
+            throw new org.libtp.core.CorruptionException("a stored value in " + bm.describe(file) + " has tag " + stored[0]);
         }
         long pageNo = overflowPage(stored);
         int length = java.nio.ByteBuffer.wrap(stored, 9, 4).getInt();
@@ -1967,7 +1967,7 @@ final class Btree {
         int at = 0;
         while (at < length) {
             if (pageNo == 0) {
-                throw new org.libtp.core.CorruptionException("the overflow chain of a value in file id " + file
+                throw new org.libtp.core.CorruptionException("the overflow chain of a value in " + bm.describe(file)
                         + " ends after " + at + " of " + length + " bytes");
             }
             Page p = bm.get(file, pageNo, 0);
@@ -1976,7 +1976,7 @@ final class Btree {
                 try {
                     int n = p.getInt(OFF_OVF_USED);
                     if (p.type() != BtreePage.OVERFLOW || n < 0 || n > length - at || n > p.size() - OFF_OVF_DATA) {
-                        throw new org.libtp.core.CorruptionException("overflow page " + pageNo + " of file id " + file
+                        throw new org.libtp.core.CorruptionException("overflow page " + pageNo + " of " + bm.describe(file)
                                 + " is damaged (type " + p.type() + ", " + n + " bytes used)");
                     }
                     p.getBytes(OFF_OVF_DATA, out, at, n);

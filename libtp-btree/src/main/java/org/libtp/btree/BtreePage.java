@@ -120,7 +120,7 @@ final class BtreePage {
     }
 
     CorruptionException corrupt(String why) {
-        return new CorruptionException("B-tree page " + page.pageNo() + " of file id " + page.fileId()
+        return new CorruptionException("B-tree page " + page.pageNo() + " of " + page.describeFile()
                 + " is damaged: " + why + "; run verify, and restore from a backup");
     }
 

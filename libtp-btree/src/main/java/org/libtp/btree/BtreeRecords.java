@@ -110,7 +110,7 @@ final class BtreeRecords implements ResourceManager {
                 }
             }
             throw new CorruptionException("undo of the B-tree insert at LSN " + Lsn.toString(entry.lsn())
-                    + " cannot find its key in file id " + r.fileId() + " from page " + r.pageNo());
+                    + " cannot find its key in " + pool.describe(r.fileId()) + " from page " + r.pageNo());
         }
         // A delete is undone by inserting the pair again where it belongs now.
         tree(r.fileId()).reinsertFrom(r.pageNo(), r.key(), r.data(), log);

@@ -19,6 +19,11 @@ public interface BufferManager extends AutoCloseable {
     /** {@link #get} flag: create the page (zero-filled) if the file does not have it yet. */
     int CREATE = 1;
 
+    /** How errors name file {@code fileId}: "data file NAME (file id N)" where the name is known. */
+    default String describe(int fileId) {
+        return "file id " + fileId;
+    }
+
     /**
      * Registers data file {@code name} (a plain file name in the environment home, created if
      * absent) and returns its file id, the same in every process and across restarts (the

@@ -43,6 +43,11 @@ public final class Page {
         this.validLength = validLength;
     }
 
+    /** How errors name this page's file (see {@link BufferManager#describe}). */
+    public String describeFile() {
+        return pool.describe(fileId());
+    }
+
     public int fileId() {
         return fileId;
     }

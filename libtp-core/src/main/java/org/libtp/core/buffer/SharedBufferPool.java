@@ -359,6 +359,14 @@ public final class SharedBufferPool implements BufferManager {
         mem.getAndAddLong(fileEntry(fileId) + F_GENERATION, 1);
     }
 
+    @Override
+    public String describe(int fileId) {
+        if (fileId >= 1 && fileId <= lay.maxFiles && mem.getIntVolatile(fileEntry(fileId) + F_STATE) == 1) {
+            return "data file " + nameAt(fileId) + " (file id " + fileId + ") in " + env.home();
+        }
+        return "file id " + fileId + " in " + env.home();
+    }
+
     private String where(String name) {
         return storage.directory().resolve(name).toString();
     }
@@ -661,8 +669,11 @@ public final class SharedBufferPool implements BufferManager {
                 return new Page(this, f, pageBase(f), mem, frameViews[f], fileId, pageNo, pageSize, mem.getInt(m + FR_VALID));
             }
             if (!create && pageNo >= mem.getLongVolatile(fileEntry(fileId) + F_PAGES)) {
-                throw new IllegalArgumentException("page " + pageNo + " of " + nameAt(fileId) + " does not exist ("
-                        + mem.getLongVolatile(fileEntry(fileId) + F_PAGES) + " pages); pass CREATE to create it");
+                // Access methods ask for pages their own pages point to: one past the end means the
+                // file was cut short or a pointer is damaged.
+                throw new CorruptionException("page " + pageNo + " of " + describe(fileId) + " does not exist (the file "
+                        + "has " + mem.getLongVolatile(fileEntry(fileId) + F_PAGES) + " pages): the file was cut short, "
+                        + "or a page pointer to it is damaged; run verify, and restore the file from a backup");
             }
             int v = claimFrame(); // frame latch held, free, in no chain
             long m = meta(v);

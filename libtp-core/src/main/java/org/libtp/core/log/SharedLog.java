@@ -228,7 +228,8 @@ public final class SharedLog implements LogManager {
             int last = numbers.get(numbers.size() - 1);
             long[] end = findEnd(last);
             if (end[0] < anchor.minEndLsn()) {
-                throw new CorruptionException("the log of " + storage.directory() + " ends at LSN " + Lsn.toString(end[0])
+                throw new CorruptionException("the log of " + storage.directory() + " ends in "
+                        + LogFileHeader.fileName(last) + " at LSN " + Lsn.toString(end[0])
                         + " but reached LSN " + Lsn.toString(anchor.minEndLsn()) + " durably (log anchor "
                         + LogAnchor.FILE + "): log records were lost (a log file cut short or damaged), and data pages "
                         + "may carry changes the log no longer holds; recovery would leave partial transactions, so "
