@@ -48,6 +48,10 @@ import java.util.concurrent.TimeUnit;
  *     440     8  earlyReleaseEnd   the end LSN of the newest commit record whose transaction
  *                                  released its locks before the record was durable (raised
  *                                  by CAS; read-only commits wait for the log to pass it)
+ *     448     8  lastCheckpointFrom where recovery would start reading after the last checkpoint:
+ *                                   its redo LSN or the first LSN of a transaction it lists as
+ *                                   active, whichever is older (log files before it are archivable
+ *                                   once no running transaction needs them)
  *    1024  64*T  transaction table, T = maxTransactions entries:
  *                  0  4 state 0 free / 1 running / 2 committing / 3 aborting
  *                  4  4 owner process slot
@@ -76,7 +80,9 @@ public final class SharedTxnManager implements TransactionManager {
     static final long OFF_LAST_CKP_MILLIS = 424;
     static final long OFF_LAST_CKP_BEGIN = 432;
     static final long OFF_EARLY_RELEASE_END = 440;
+    static final long OFF_LAST_CKP_FROM = 448;
     static final long OFF_TABLE = 1024;
+    static final int LAYOUT_VERSION = 3; // 3: lastCheckpointFrom
     static final int ENTRY = 64;
     static final int E_STATE = 0;
     static final int E_OWNER = 4;
@@ -126,7 +132,7 @@ public final class SharedTxnManager implements TransactionManager {
     }
 
     static RegionSpec spec(TxnConfig config) {
-        return new RegionSpec("txn", OFF_TABLE + (long) ENTRY * config.maxTransactions(), 2,
+        return new RegionSpec("txn", OFF_TABLE + (long) ENTRY * config.maxTransactions(), LAYOUT_VERSION,
                 new LatchArray(OFF_TXN_LATCH, 64, 2));
     }
 
@@ -583,6 +589,11 @@ public final class SharedTxnManager implements TransactionManager {
             log.flush(end, Durability.SYNC);
             log.anchorAt(end); // the log must reach this checkpoint at every later open
             mem.putLongVolatile(OFF_LAST_CKP, lsn);
+            long from = redo;
+            for (LogRecord.ActiveTxn a : active) {
+                from = Math.min(from, a.firstLsn());
+            }
+            mem.putLongVolatile(OFF_LAST_CKP_FROM, from);
             mem.putLongVolatile(OFF_LAST_CKP_REDO, redo);
             mem.putLongVolatile(OFF_LAST_CKP_MILLIS, System.currentTimeMillis());
             mem.putLongVolatile(OFF_LAST_CKP_BEGIN, begin);
@@ -601,7 +612,9 @@ public final class SharedTxnManager implements TransactionManager {
      * {@code db_archive}; the caller may copy them elsewhere, then {@link #removeLogFiles}.
      */
     public int[] archivableLogFiles() {
-        long horizon = mem.getLongVolatile(OFF_LAST_CKP_REDO);
+        // Recovery reads from the last checkpoint's redo LSN, or from the first record of a
+        // transaction that checkpoint lists as active, even one that has ended since.
+        long horizon = Math.min(mem.getLongVolatile(OFF_LAST_CKP_REDO), mem.getLongVolatile(OFF_LAST_CKP_FROM));
         for (int i = 0; i < max; i++) {
             long e = entry(i);
             if (mem.getIntVolatile(e + E_STATE) != FREE) {
@@ -706,6 +719,7 @@ public final class SharedTxnManager implements TransactionManager {
         mem.putLong(OFF_NEXT_ID, maxId[0] + 1);
         mem.putLongVolatile(OFF_LAST_CKP, ckp[0]);
         mem.putLongVolatile(OFF_LAST_CKP_REDO, ckp[1] == Lsn.NULL ? log.endLsn() : ckp[1]);
+        mem.putLongVolatile(OFF_LAST_CKP_FROM, from == Lsn.NULL ? log.endLsn() : from);
         if (redone[0] > 0 || !losers.isEmpty()) {
             LOG.info("recovery of {}: redid {} records from {}, rolled back {} transactions, in {} ms",
                     env.home(), redone[0], Lsn.toString(ckp[1]), losers.size(), (System.nanoTime() - t0) / 1_000_000);

@@ -58,6 +58,8 @@ class TxnTest {
         assertEquals(424, SharedTxnManager.OFF_LAST_CKP_MILLIS);
         assertEquals(432, SharedTxnManager.OFF_LAST_CKP_BEGIN);
         assertEquals(440, SharedTxnManager.OFF_EARLY_RELEASE_END);
+        assertEquals(448, SharedTxnManager.OFF_LAST_CKP_FROM);
+        assertEquals(3, SharedTxnManager.LAYOUT_VERSION);
         assertEquals(1024, SharedTxnManager.OFF_TABLE);
         assertEquals(64, SharedTxnManager.ENTRY);
         assertEquals(0, SharedTxnManager.E_STATE);
@@ -234,6 +236,29 @@ class TxnTest {
         try (TxnFixture f = new TxnFixture(home)) { // recovery with the old files gone
             assertEquals(7999, f.store.get(7999 % TxnFixture.SLOTS));
             assertEquals(7998, f.store.get(7998 % TxnFixture.SLOTS));
+        }
+    }
+
+    @Test
+    void aLogFileTheLastCheckpointNeedsIsKeptEvenAfterItsTransactionEnded() {
+        try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).build(), new FileStorage(home),
+                false)) {
+            Transaction open = f.tm.begin();
+            f.store.put(open, 7, -7);
+            int firstFile = Lsn.file(open.lastLsn());
+            for (int i = 0; i < 8000; i++) {
+                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                f.store.put(t, 100 + i % 500, i);
+                f.tm.commit(t);
+            }
+            f.tm.checkpoint(); // lists the open transaction as active
+            f.tm.commit(open);
+            // Recovery after a crash now would read from the open transaction's first record.
+            for (int n : f.tm.archivableLogFiles()) {
+                assertTrue(n < firstFile, "log file " + n + " holds a record the last checkpoint's recovery reads");
+            }
+            f.tm.checkpoint();
+            assertTrue(f.tm.archivableLogFiles().length > 0, "a checkpoint after it ended lets them go");
         }
     }
 
