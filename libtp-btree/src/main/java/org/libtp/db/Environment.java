@@ -3,7 +3,6 @@ package org.libtp.db;
 import org.libtp.btree.AccessMethods;
 import org.libtp.core.buffer.BufferConfig;
 import org.libtp.core.lock.LockConfig;
-import org.libtp.core.log.Durability;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.txn.TxnConfig;
@@ -65,7 +64,7 @@ public final class Environment implements AutoCloseable {
         TxnEnvironment tp = TxnEnvironment.open(dir,
                 org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(config.maxProcesses()).build(),
                 LogConfig.defaults(),
-                TxnConfig.builder().maxTransactions(config.maxTransactions()).durability(config.durability())
+                TxnConfig.builder().maxTransactions(config.maxTransactions()).durability(config.durability().core())
                         .earlyLockRelease(config.earlyLockRelease()).build(),
                 BufferConfig.builder().pageSize(config.pageSize()).poolBytes(config.cacheBytes()).build(),
                 LockConfig.builder().lockTimeoutMillis(config.lockTimeoutMillis()).build(),
@@ -105,7 +104,7 @@ public final class Environment implements AutoCloseable {
         if (config.mode() != OpenMode.TP) {
             throw new IllegalStateException("transactions need OpenMode.TP; this environment is " + config.mode());
         }
-        return new Transaction(this, tp.txn().begin(durability), readOnly);
+        return new Transaction(this, tp.txn().begin(durability.core()), readOnly);
     }
 
     /**
@@ -163,7 +162,7 @@ public final class Environment implements AutoCloseable {
     /** Writes every changed page to its file and forces the files. */
     public void sync() {
         checkOpen();
-        tp.log().flush(tp.log().endLsn(), Durability.SYNC);
+        tp.log().flush(tp.log().endLsn(), org.libtp.core.log.Durability.SYNC);
         tp.buffers().sync();
     }
 

@@ -1,7 +1,5 @@
 package org.libtp.db;
 
-import org.libtp.core.log.Durability;
-
 /**
  * How to open an {@link Environment}. Immutable; build with {@link #builder()}, validated at
  * build. Sizes are fixed when the environment's shared regions are created (by the first process

@@ -1,7 +1,5 @@
 package org.libtp.db;
 
-import org.libtp.core.log.Durability;
-
 /**
  * A transaction of a TP-mode {@link Environment}: its locks are held until {@link #commit()} or
  * {@link #abort()}. Use it from one thread at a time; after it ends every use throws
@@ -31,8 +29,9 @@ public final class Transaction implements AutoCloseable {
         return !txn.isFinished();
     }
 
+    /** What this transaction's commit waits for. */
     public Durability durability() {
-        return txn.durability();
+        return Durability.of(txn.durability());
     }
 
     /** Commits: returns when the commit is as durable as the transaction's durability asks. */

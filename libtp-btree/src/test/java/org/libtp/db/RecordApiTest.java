@@ -2,7 +2,6 @@ package org.libtp.db;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.libtp.core.log.Durability;
 import org.libtp.core.testkit.Seeds;
 
 import java.nio.charset.StandardCharsets;
