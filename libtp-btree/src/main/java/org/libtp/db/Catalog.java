@@ -76,8 +76,8 @@ final class Catalog {
                     ? tree.put(t, bytes(name), bytes(value), true)
                     : tree.get(t, bytes(name));
             if (existing == null && !config.allowCreate()) {
-                throw new IllegalArgumentException("database " + name + " does not exist in " + env.home()
-                        + "; open it with DatabaseConfig.allowCreate(true) to create it");
+                throw new org.libtp.core.DatabaseNotFoundException("database " + name + " does not exist in "
+                        + env.home() + "; open it with DatabaseConfig.allowCreate(true) to create it");
             }
             if (existing == null) { // created now, in t
                 int file = env.tp.buffers().open(fileName);

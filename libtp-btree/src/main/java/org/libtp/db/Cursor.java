@@ -2,9 +2,11 @@ package org.libtp.db;
 
 /**
  * A position in a database, in key order (RECNO: record-number order, skipping absent records;
- * the key is the number as 8 big-endian bytes, also given by {@link #recno()}). Moves return false (and leave the cursor where it
- * was) when there is no such entry. Use from one thread; close it (in TP mode a cursor opened
- * without a transaction commits its own transaction, releasing its read locks, when closed).
+ * the key is the number as 8 big-endian bytes, also given by {@link #recno()}). Moves return false
+ * (and leave the cursor where it was) when there is no such entry. Use from one thread; close it.
+ * In TP mode a cursor opened without a transaction reads in a read-only transaction of its own,
+ * committed (releasing its read locks) when the cursor closes; its {@link #put} and
+ * {@link #delete} throw {@link IllegalStateException}: pass a transaction to change data.
  */
 public final class Cursor implements AutoCloseable {
     private final Database db;
@@ -25,9 +27,21 @@ public final class Cursor implements AutoCloseable {
             return txn;
         }
         if (own == null) {
-            own = db.environment().beginTransaction(db.environment().config.durability(), false);
+            // Read-only: a cursor without a transaction is for reading. A writable transaction
+            // of its own would hold its write locks until the cursor closes, out of the caller's
+            // sight, and commit changes the caller never asked to commit.
+            own = db.environment().beginTransaction(db.environment().config.durability(), true);
         }
         return own;
+    }
+
+    /** Refuses a change through a cursor that reads in a read-only transaction of its own. */
+    private void checkWritable() {
+        db.environment().checkWritable("changing database " + db.name());
+        if (txn == null && db.environment().config.mode() == OpenMode.TP) {
+            throw new IllegalStateException("cursor on " + db.name() + " was opened without a transaction and reads in a "
+                    + "read-only one of its own; to change data through a cursor, pass a transaction to openCursor");
+        }
     }
 
     private boolean move(byte[][] e) {
@@ -154,9 +168,14 @@ public final class Cursor implements AutoCloseable {
         return data.clone();
     }
 
-    /** Replaces the current entry's data. */
+    /**
+     * Replaces the current entry's data.
+     *
+     * @throws IllegalStateException in TP mode if the cursor was opened without a transaction
+     */
     public void put(byte[] newData) {
         checkPositioned();
+        checkWritable();
         if (db.recno != null) {
             db.put(txn(), recno(), newData);
             data = newData.clone();
@@ -166,9 +185,14 @@ public final class Cursor implements AutoCloseable {
         data = newData.clone();
     }
 
-    /** Deletes the current entry; next/prev continue from where it was. */
+    /**
+     * Deletes the current entry; next/prev continue from where it was.
+     *
+     * @throws IllegalStateException in TP mode if the cursor was opened without a transaction
+     */
     public void delete() {
         checkPositioned();
+        checkWritable();
         if (db.recno != null) {
             db.delete(txn(), recno());
             return;

@@ -164,8 +164,9 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * A cursor over the database in key order. In TP mode it reads within {@code txn} (null: a
-     * transaction of its own, committed when the cursor closes).
+     * A cursor over the database in key order. In TP mode it reads within {@code txn}; null: a
+     * read-only transaction of its own, committed when the cursor closes (the cursor's put and
+     * delete then throw {@link IllegalStateException}).
      */
     public Cursor openCursor(Transaction txn) {
         check(txn, false);
@@ -239,6 +240,7 @@ public final class Database implements AutoCloseable {
             throw new IllegalArgumentException("transactions need OpenMode.TP; pass null in " + env.config.mode() + " mode");
         }
         if (write) {
+            env.checkWritable("changing database " + name);
             if (config.readOnly()) {
                 throw new IllegalStateException("database " + name + " was opened read-only");
             }

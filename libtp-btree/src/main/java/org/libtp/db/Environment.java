@@ -1,6 +1,7 @@
 package org.libtp.db;
 
 import org.libtp.btree.AccessMethods;
+import org.libtp.core.DatabaseNotFoundException;
 import org.libtp.core.buffer.BufferConfig;
 import org.libtp.core.lock.LockConfig;
 import org.libtp.core.log.LogConfig;
@@ -63,11 +64,15 @@ public final class Environment implements AutoCloseable {
         }
         TxnEnvironment tp = TxnEnvironment.open(dir,
                 org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(config.maxProcesses()).build(),
-                LogConfig.defaults(),
+                LogConfig.builder().fileSize(config.logFileSize()).bufferSize(config.logBufferSize()).build(),
                 TxnConfig.builder().maxTransactions(config.maxTransactions()).durability(config.durability().core())
+                        .checkpointBytes(config.checkpointBytes()).checkpointSeconds(config.checkpointSeconds())
                         .earlyLockRelease(config.earlyLockRelease()).build(),
-                BufferConfig.builder().pageSize(config.pageSize()).poolBytes(config.cacheBytes()).build(),
-                LockConfig.builder().lockTimeoutMillis(config.lockTimeoutMillis()).build(),
+                BufferConfig.builder().pageSize(config.pageSize()).poolBytes(config.cacheBytes())
+                        .maxFiles(config.maxFiles()).build(),
+                LockConfig.builder().maxLocks(config.maxLocks()).maxObjects(config.maxLockObjects())
+                        .lockTimeoutMillis(config.lockTimeoutMillis()).victimPolicy(config.deadlockVictim())
+                        .detectIntervalMillis(config.deadlockDetectIntervalMillis()).build(),
                 new FileStorage(dir), parts -> List.of(AccessMethods.recordManager(parts.buffers(), config.keyOrders()::get)));
         try {
             Environment env = new Environment(tp, config, new AccessMethods(tp, config.keyOrders()::get));
@@ -104,6 +109,9 @@ public final class Environment implements AutoCloseable {
         if (config.mode() != OpenMode.TP) {
             throw new IllegalStateException("transactions need OpenMode.TP; this environment is " + config.mode());
         }
+        if (!readOnly) {
+            checkWritable("a writable transaction (begin a read-only one: beginTransaction(durability, true))");
+        }
         return new Transaction(this, tp.txn().begin(durability.core()), readOnly);
     }
 
@@ -125,7 +133,20 @@ public final class Environment implements AutoCloseable {
                     + "with EnvironmentConfig.Builder.keyOrder in every process");
         }
         checkTxn(txn);
-        Database db = catalog.open(txn, name, config);
+        Database db;
+        if (this.config.readOnly() && config.allowCreate()) {
+            // Open it if it exists; creating it would be a write.
+            DatabaseConfig noCreate = new DatabaseConfig(config.type(), false, config.readOnly(), config.keyOrder(),
+                    config.recordLength());
+            try {
+                db = catalog.open(txn, name, noCreate);
+            } catch (DatabaseNotFoundException e) {
+                checkWritable("creating database " + name);
+                throw e;
+            }
+        } else {
+            db = catalog.open(txn, name, config);
+        }
         open.add(db);
         return db;
     }
@@ -135,6 +156,7 @@ public final class Environment implements AutoCloseable {
         checkOpen();
         Catalog.checkName(name);
         checkTxn(txn);
+        checkWritable("removing database " + name);
         catalog.remove(txn, name);
     }
 
@@ -144,6 +166,7 @@ public final class Environment implements AutoCloseable {
         Catalog.checkName(from);
         Catalog.checkName(to);
         checkTxn(txn);
+        checkWritable("renaming database " + from);
         catalog.rename(txn, from, to);
     }
 
@@ -203,6 +226,14 @@ public final class Environment implements AutoCloseable {
                 throw new IllegalArgumentException("transaction " + txn.id() + " belongs to another environment handle");
             }
             txn.txn.checkActive();
+        }
+    }
+
+    /** Throws if this environment was opened read-only; {@code what} names the refused change. */
+    void checkWritable(String what) {
+        if (config.readOnly()) {
+            throw new IllegalStateException("environment " + home() + " was opened with EnvironmentConfig.readOnly: "
+                    + what + " is not allowed");
         }
     }
 

@@ -212,13 +212,33 @@ class RecordApiTest {
     }
 
     @Test
+    void aCursorWithoutATransactionReadsInAReadOnlyOneOfItsOwn() {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.builder().lockTimeoutMillis(300).build());
+             Database db = env.openDatabase(null, "c", CREATE)) {
+            db.put(null, b("k"), b("v"));
+            try (Cursor c = db.openCursor(null)) {
+                assertTrue(c.first());
+                IllegalStateException e = assertThrows(IllegalStateException.class, () -> c.put(b("w")));
+                assertTrue(e.getMessage().contains("pass a transaction"), e.getMessage());
+                assertThrows(IllegalStateException.class, c::delete);
+                assertArrayEquals(b("v"), c.data());
+                // Its transaction holds a read lock: a reader shares it, a writer times out.
+                assertArrayEquals(b("v"), db.get(null, b("k")));
+                assertThrows(org.libtp.core.LockTimeoutException.class, () -> db.put(null, b("k"), b("x")));
+            }
+            assertArrayEquals(b("v"), db.get(null, b("k")), "nothing changed");
+            db.put(null, b("k"), b("w")); // the cursor's read lock is gone with it
+        }
+    }
+
+    @Test
     void catalogChangesAreTransactional() {
         try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
             try (Transaction t = env.beginTransaction()) {
                 env.openDatabase(t, "gone", CREATE).put(t, b("a"), b("1"));
                 t.abort();
             }
-            assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "gone", DatabaseConfig.defaults()));
+            assertThrows(org.libtp.core.DatabaseNotFoundException.class, () -> env.openDatabase(null, "gone", DatabaseConfig.defaults()));
             env.openDatabase(null, "x", CREATE).put(null, b("a"), b("1"));
             env.renameDatabase(null, "x", "y");
             assertEquals(List.of("y"), env.databaseNames());
@@ -284,7 +304,7 @@ class RecordApiTest {
         assertThrows(IllegalArgumentException.class, () -> db.put(null, null, b("x")));
         assertThrows(IllegalArgumentException.class, () -> db.put(null, b("k"), null));
         assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "../x", CREATE));
-        assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "missing", DatabaseConfig.defaults()));
+        assertThrows(org.libtp.core.DatabaseNotFoundException.class, () -> env.openDatabase(null, "missing", DatabaseConfig.defaults()));
         Transaction ro = env.beginTransaction(Durability.SYNC, true);
         assertNull(db.get(ro, b("k")));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> db.put(ro, b("k"), b("v")));
