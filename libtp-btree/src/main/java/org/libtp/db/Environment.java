@@ -92,6 +92,38 @@ public final class Environment implements AutoCloseable {
         return tp.env().home();
     }
 
+    /**
+     * True if this open recovered the environment from a crash: the environment had not been
+     * closed cleanly (a process died in it, or it had failed) and this process, the first to open
+     * it since, ran recovery before {@link #open} returned (redo from the last checkpoint, then
+     * rollback of the transactions that had not committed). False after a clean close, and in a
+     * process that opened the environment while another had it open (that one recovered it if
+     * it needed it). Recovery runs in every {@link OpenMode}; only TP mode logs data changes, so
+     * only TP mode's databases are brought back to their last committed state.
+     */
+    public boolean wasRecovered() {
+        return tp.txn().ranRecovery() && tp.env().wasUnclean();
+    }
+
+    /** Statistics of the log, locks, buffer pool and transactions now; see {@link EnvironmentStats}. */
+    public EnvironmentStats stats() {
+        checkOpen();
+        int[] files = tp.log().fileNumbers();
+        EnvironmentStats.Log log = new EnvironmentStats.Log(tp.log().endLsn(), tp.log().flushedLsn(),
+                tp.log().forceCount(), files.length, files.length == 0 ? 0 : files[0],
+                files.length == 0 ? 0 : files[files.length - 1], tp.txn().lastCheckpoint());
+        org.libtp.core.lock.LockStats l = tp.locks().stats();
+        org.libtp.core.lock.LockConfig lc = tp.locks().config();
+        EnvironmentStats.Locks locks = new EnvironmentStats.Locks(l.requests(), l.waits(), l.deadlocks(), l.timeouts(),
+                l.locksInUse(), lc.maxLocks(), l.objectsInUse(), lc.maxObjects());
+        org.libtp.core.buffer.BufferStats b = tp.buffers().stats();
+        EnvironmentStats.Cache cache = new EnvironmentStats.Cache(b.hits(), b.misses(), b.reads(), b.writes(),
+                b.evictions(), b.frames(), b.dirtyFrames(), b.pinnedFrames());
+        EnvironmentStats.Transactions txns = new EnvironmentStats.Transactions(tp.txn().activeCount(),
+                tp.txn().maxTransactions(), tp.txn().begunCount(), tp.txn().committedCount(), tp.txn().abortedCount());
+        return new EnvironmentStats(log, locks, cache, txns);
+    }
+
     /** Begins a transaction with the environment's durability (TP mode only). */
     public Transaction beginTransaction() {
         return beginTransaction(config.durability(), false);
