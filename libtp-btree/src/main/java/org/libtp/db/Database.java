@@ -169,8 +169,38 @@ public final class Database implements AutoCloseable {
      * delete then throw {@link IllegalStateException}).
      */
     public Cursor openCursor(Transaction txn) {
+        return openCursor(txn, KeyRange.all());
+    }
+
+    /**
+     * A cursor that stays in {@code range} (see {@link Cursor}); otherwise as
+     * {@link #openCursor(Transaction)}.
+     *
+     * @throws IllegalArgumentException if the range's from is after its to in this database's
+     *         key order, or (RECNO) a bound is not 8 bytes
+     */
+    public Cursor openCursor(Transaction txn, KeyRange range) {
         check(txn, false);
-        return new Cursor(this, txn);
+        if (range == null) {
+            throw new IllegalArgumentException("range must not be null (KeyRange.all() for every key)");
+        }
+        return new Cursor(this, txn, range);
+    }
+
+    /**
+     * The entries of {@code range}, in its direction, through a cursor of their own: iterate once
+     * (for-each or {@link CursorIterable#stream()}) and close, which closes the cursor. In TP mode
+     * they are read within {@code txn} (null: a read-only transaction of their own, ended at
+     * close).
+     *
+     * <pre>{@code
+     * try (CursorIterable it = db.entries(null, KeyRange.closed(b("a"), b("m")))) {
+     *     for (Entry e : it) { ... }
+     * }
+     * }</pre>
+     */
+    public CursorIterable entries(Transaction txn, KeyRange range) {
+        return new CursorIterable(openCursor(txn, range));
     }
 
     public DatabaseStats stat() {
