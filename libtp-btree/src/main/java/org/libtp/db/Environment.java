@@ -2,6 +2,8 @@ package org.libtp.db;
 
 import org.libtp.btree.AccessMethods;
 import org.libtp.core.DatabaseNotFoundException;
+import org.libtp.core.DeadlockException;
+import org.libtp.core.LockTimeoutException;
 import org.libtp.core.buffer.BufferConfig;
 import org.libtp.core.lock.LockConfig;
 import org.libtp.core.log.LogConfig;
@@ -14,6 +16,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * An environment: a directory of databases shared by every thread and process that opens it,
@@ -32,6 +36,7 @@ import java.util.Set;
  * }</pre>
  */
 public final class Environment implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Environment.class);
     final TxnEnvironment tp;
     final EnvironmentConfig config;
     final AccessMethods am;
@@ -221,6 +226,124 @@ public final class Environment implements AutoCloseable {
         tp.buffers().sync();
     }
 
+    /**
+     * Runs {@code work} in a transaction with the environment's durability and commits it,
+     * retrying after a deadlock or lock timeout; see
+     * {@link #inTransaction(Durability, boolean, Function)}.
+     */
+    public void runInTransaction(Consumer<Transaction> work) {
+        runInTransaction(config.durability(), false, work);
+    }
+
+    /** {@link #runInTransaction(Consumer)} with this durability, read-only or not. */
+    public void runInTransaction(Durability durability, boolean readOnly, Consumer<Transaction> work) {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        inTransaction(durability, readOnly, t -> {
+            work.accept(t);
+            return null;
+        });
+    }
+
+    /**
+     * Runs {@code work} in a transaction with the environment's durability, commits it and
+     * returns what {@code work} returned; see {@link #inTransaction(Durability, boolean, Function)}.
+     */
+    public <T> T inTransaction(Function<Transaction, T> work) {
+        return inTransaction(config.durability(), false, work);
+    }
+
+    /**
+     * Begins a transaction, runs {@code work} in it, commits it and returns what {@code work}
+     * returned (TP mode only). The usual way to run a transaction: it is the retry loop every
+     * caller of {@link #beginTransaction} would otherwise write.
+     *
+     * <ul>
+     * <li>If {@code work} (or the commit) throws {@link DeadlockException} or
+     *     {@link LockTimeoutException}, the transaction is aborted and {@code work} runs again in a
+     *     new one, after a pause that doubles from 1 ms up to
+     *     {@link EnvironmentConfig#maxRetryDelayMillis()}, each a random fraction of it (so that the
+     *     transactions of a deadlock do not meet again in step), up to
+     *     {@link EnvironmentConfig#maxTransactionAttempts()} attempts in all (default 10); after the
+     *     last one the exception is thrown. {@code work} must therefore be safe to run again: it
+     *     should change nothing but the database (or undo its other effects when it is retried).</li>
+     * <li>Any other exception aborts the transaction and is thrown at once.</li>
+     * <li>{@code work} must not commit or abort the transaction; if it ended it anyway, it is not
+     *     committed again.</li>
+     * </ul>
+     *
+     * <pre>{@code
+     * long balance = env.inTransaction(t -> {
+     *     db.update(t, from, v -> minus(v, amount));
+     *     return toLong(db.update(t, to, v -> plus(v, amount)));
+     * });
+     * }</pre>
+     *
+     * @throws DeadlockException    if every attempt was a deadlock victim (the last one's)
+     * @throws LockTimeoutException if the last attempt timed out waiting for a lock
+     * @throws IllegalStateException outside TP mode, in a read-only environment unless
+     *         {@code readOnly}, or if the environment is closed
+     */
+    public <T> T inTransaction(Durability durability, boolean readOnly, Function<Transaction, T> work) {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        int attempts = config.maxTransactionAttempts();
+        for (int attempt = 1; ; attempt++) {
+            Transaction t = beginTransaction(durability, readOnly);
+            try {
+                T result = work.apply(t);
+                if (t.isActive()) {
+                    t.commit();
+                }
+                return result;
+            } catch (DeadlockException | LockTimeoutException e) {
+                abortAfter(t, e);
+                if (attempt >= attempts) {
+                    throw e;
+                }
+                LOG.debug("transaction {} of {}: attempt {} of {} failed ({}); retrying", t.id(), home(), attempt,
+                        attempts, e.toString());
+                if (!pauseBeforeRetry(attempt)) {
+                    throw e; // interrupted: the flag is set again for the caller
+                }
+            } catch (RuntimeException | Error e) {
+                abortAfter(t, e);
+                throw e;
+            }
+        }
+    }
+
+    private static void abortAfter(Transaction t, Throwable cause) {
+        if (t.isActive()) {
+            try {
+                t.abort();
+            } catch (RuntimeException | Error x) {
+                cause.addSuppressed(x);
+            }
+        }
+    }
+
+    /**
+     * Sleeps before retry number {@code attempt}: half of min(2^(attempt-1) ms, the maximum)
+     * plus a random part of the other half ("equal jitter"). False if interrupted.
+     */
+    private boolean pauseBeforeRetry(int attempt) {
+        long capNanos = Math.min(config.maxRetryDelayMillis() * 1_000_000L, 1_000_000L << Math.min(attempt - 1, 30));
+        if (capNanos <= 0) {
+            return true;
+        }
+        long nanos = capNanos / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(capNanos / 2 + 1);
+        try {
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Retries of an auto-committed operation chosen as a deadlock victim before giving up. */
     static final int AUTO_COMMIT_RETRIES = 100;
 
@@ -228,7 +351,7 @@ public final class Environment implements AutoCloseable {
      * Runs {@code op} in a transaction of its own (auto-commit): commits it, or aborts it and
      * rethrows; a deadlock victim is aborted and run again, up to {@link #AUTO_COMMIT_RETRIES}.
      */
-    <T> T autoCommit(java.util.function.Function<org.libtp.core.txn.Transaction, T> op) {
+    <T> T autoCommit(Function<org.libtp.core.txn.Transaction, T> op) {
         for (int attempt = 0; ; attempt++) {
             org.libtp.core.txn.Transaction t = tp.txn().begin();
             try {
