@@ -134,7 +134,7 @@ final class Catalog {
     void remove(Transaction txn, String name) {
         inTxn(txn, t -> {
             if (tree.delete(t, bytes(name)) == null) {
-                throw new IllegalArgumentException("database " + name + " does not exist in " + env.home());
+                throw new org.libtp.core.DatabaseNotFoundException("database " + name + " does not exist in " + env.home());
             }
             return null;
         });
@@ -144,7 +144,7 @@ final class Catalog {
         inTxn(txn, t -> {
             byte[] v = tree.get(t, bytes(from));
             if (v == null) {
-                throw new IllegalArgumentException("database " + from + " does not exist in " + env.home());
+                throw new org.libtp.core.DatabaseNotFoundException("database " + from + " does not exist in " + env.home());
             }
             if (tree.put(t, bytes(to), v, true) != null) {
                 throw new IllegalArgumentException("database " + to + " already exists in " + env.home());

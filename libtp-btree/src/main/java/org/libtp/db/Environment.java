@@ -11,7 +11,6 @@ import org.libtp.core.storage.FileStorage;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.txn.TxnEnvironment;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,20 +51,26 @@ public final class Environment implements AutoCloseable {
     }
 
     /**
-     * Opens (creating the directory's environment if needed) {@code dir}.
+     * Opens the environment in directory {@code dir}, which must exist (LibTP does not create
+     * it: a mistyped path would otherwise become a new, empty environment). A directory without
+     * an environment gets a new one. If the environment was not closed cleanly, recovery runs
+     * before this returns ({@link #wasRecovered()}).
      *
+     * @throws org.libtp.core.EnvironmentAccessException if {@code dir} does not exist, is not a
+     *         directory or is not writable (the message names the path), or on an I/O error
      * @throws org.libtp.core.VersionMismatchException if the directory was written by an
      *         incompatible LibTP
-     * @throws org.libtp.core.EnvironmentAccessException if the directory cannot be used
+     * @throws org.libtp.core.CorruptionException if a file of the environment is damaged
+     * @throws org.libtp.core.RunRecoveryException if the environment has failed and another
+     *         process still has it open (close it everywhere, then open it again)
+     * @throws org.libtp.core.CapacityExceededException if {@link EnvironmentConfig#maxProcesses()}
+     *         processes have it open already
+     * @throws IllegalArgumentException if a shared setting differs from the running
+     *         environment's (see {@link EnvironmentConfig})
      */
     public static Environment open(Path dir, EnvironmentConfig config) {
         if (dir == null || config == null) {
             throw new IllegalArgumentException("directory and config must not be null");
-        }
-        try {
-            Files.createDirectories(dir);
-        } catch (java.io.IOException e) {
-            throw new org.libtp.core.EnvironmentAccessException("cannot create environment directory " + dir + ": " + e, e);
         }
         TxnEnvironment tp = TxnEnvironment.open(dir,
                 org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(config.maxProcesses()).build(),

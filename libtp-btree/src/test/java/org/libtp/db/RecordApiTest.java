@@ -30,10 +30,28 @@ class RecordApiTest {
 
     static final DatabaseConfig CREATE = DatabaseConfig.builder().allowCreate(true).build();
 
+    static Path mkdir(Path p) {
+        try {
+            return java.nio.file.Files.createDirectories(p);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aMissingDirectoryIsAnErrorNotANewEnvironment() {
+        Path missing = dir.resolve("no-such-dir");
+        org.libtp.core.EnvironmentAccessException e = assertThrows(org.libtp.core.EnvironmentAccessException.class,
+                () -> Environment.open(missing, EnvironmentConfig.defaults()));
+        assertTrue(e.getMessage().contains(missing.toString()) && e.getMessage().contains("does not exist; create it first"),
+                e.getMessage());
+        assertFalse(java.nio.file.Files.exists(missing), "nothing was created");
+    }
+
     @Test
     void everyModeStoresAndReads() {
         for (OpenMode mode : OpenMode.values()) {
-            Path home = dir.resolve(mode.name());
+            Path home = mkdir(dir.resolve(mode.name()));
             EnvironmentConfig cfg = EnvironmentConfig.builder().mode(mode).cacheBytes(1 << 20).build();
             try (Environment env = Environment.open(home, cfg); Database db = env.openDatabase(null, "d", CREATE)) {
                 for (int i = 0; i < 2000; i++) {
@@ -57,7 +75,7 @@ class RecordApiTest {
     @Test
     void updateReadsModifiesAndWritesInOneStep() {
         for (OpenMode mode : OpenMode.values()) {
-            Path home = dir.resolve("u" + mode);
+            Path home = mkdir(dir.resolve("u" + mode));
             EnvironmentConfig cfg = EnvironmentConfig.builder().mode(mode).cacheBytes(1 << 20).build();
             try (Environment env = Environment.open(home, cfg); Database db = env.openDatabase(null, "d", CREATE)) {
                 for (int i = 0; i < 500; i++) {
@@ -252,7 +270,13 @@ class RecordApiTest {
             assertEquals(List.of("y"), env.databaseNames());
             env.removeDatabase(null, "y");
             assertEquals(List.of(), env.databaseNames());
-            assertThrows(IllegalArgumentException.class, () -> env.removeDatabase(null, "y"));
+            assertThrows(org.libtp.core.DatabaseNotFoundException.class, () -> env.removeDatabase(null, "y"));
+            org.libtp.core.DatabaseNotFoundException rn = assertThrows(org.libtp.core.DatabaseNotFoundException.class,
+                    () -> env.renameDatabase(null, "y", "z"));
+            assertTrue(rn.getMessage().contains("database y does not exist"), rn.getMessage());
+            env.openDatabase(null, "x2", CREATE).close();
+            assertThrows(IllegalArgumentException.class, () -> env.renameDatabase(null, "x2", "x2"),
+                    "renaming onto an existing name is still a bad argument");
             // Created again: empty (a new file), not the removed database's pages.
             try (Database y2 = env.openDatabase(null, "y", CREATE)) {
                 assertNull(y2.get(null, b("a")));
@@ -322,7 +346,7 @@ class RecordApiTest {
         env.close();
         assertThrows(IllegalStateException.class, env::beginTransaction);
         assertThrows(IllegalStateException.class, () -> readOnly.get(null, b("k")));
-        try (Environment plain = Environment.open(dir.resolve("p"), EnvironmentConfig.builder().mode(OpenMode.SHARED).build())) {
+        try (Environment plain = Environment.open(mkdir(dir.resolve("p")), EnvironmentConfig.builder().mode(OpenMode.SHARED).build())) {
             assertThrows(IllegalStateException.class, plain::beginTransaction);
         }
     }

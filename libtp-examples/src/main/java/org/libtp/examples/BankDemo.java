@@ -55,7 +55,7 @@ public final class BankDemo {
         if (args.length >= 3 && args[0].equals("--teller")) {
             System.exit(teller(Paths.get(args[1]), Integer.parseInt(args[2]), "child") >= 0 ? 0 : 1);
         }
-        Path dir = args.length > 0 ? Paths.get(args[0]) : Files.createTempDirectory("libtp-bank");
+        Path dir = args.length > 0 ? Files.createDirectories(Paths.get(args[0])) : Files.createTempDirectory("libtp-bank");
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         System.out.println("LibTP bank demo: environment " + dir.toAbsolutePath());
         try (Environment env = Environment.open(dir, CONFIG);
