@@ -399,6 +399,7 @@ public final class Cursor implements AutoCloseable, Iterable<Entry> {
             return;
         }
         closed = true;
+        db.cursorClosed(this);
         if (own != null && own.isActive()) {
             own.commit();
         }

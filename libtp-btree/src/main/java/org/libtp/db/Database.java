@@ -14,12 +14,15 @@ import java.util.function.Function;
  * null. Keys must be 1..{@link #maxKeyLength()} bytes; key + data must fit a quarter page.
  */
 public final class Database implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Database.class);
     private final Environment env;
     private final String name;
     final AccessMethods.Tree tree;
     final org.libtp.btree.Recno recno;
     private final DatabaseConfig config;
     private volatile boolean closed;
+    /** Cursors open on this handle: closing it closes them. */
+    private final java.util.Set<Cursor> cursors = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     Database(Environment env, String name, AccessMethods.Tree tree, org.libtp.btree.Recno recno, DatabaseConfig config) {
         this.env = env;
@@ -184,7 +187,28 @@ public final class Database implements AutoCloseable {
         if (range == null) {
             throw new IllegalArgumentException("range must not be null (KeyRange.all() for every key)");
         }
-        return new Cursor(this, txn, range);
+        Cursor c = new Cursor(this, txn, range);
+        cursors.add(c);
+        return c;
+    }
+
+    void cursorClosed(Cursor c) {
+        cursors.remove(c);
+    }
+
+    /** Closes the cursors still open, one WARN each: {@code why} says who closes them. */
+    void closeCursors(String why) {
+        for (Cursor c : cursors) {
+            if (c.isOpen()) {
+                LOG.warn("{}: {} is still open; closing it", why, c);
+                try {
+                    c.close();
+                } catch (RuntimeException e) {
+                    LOG.warn("{}: closing {} failed: {}", why, c, e.toString());
+                }
+            }
+        }
+        cursors.clear();
     }
 
     /**
@@ -307,10 +331,14 @@ public final class Database implements AutoCloseable {
         return env;
     }
 
-    /** Closes this handle (the data stays). Idempotent. */
+    /**
+     * Closes this handle (the data stays), and the cursors still open on it (one WARN log line
+     * each). Idempotent.
+     */
     @Override
     public void close() {
         if (!closed) {
+            closeCursors("database " + name + " is closing");
             closed = true;
             env.closed(this);
         }

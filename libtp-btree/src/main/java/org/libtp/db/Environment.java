@@ -41,6 +41,8 @@ public final class Environment implements AutoCloseable {
     final AccessMethods am;
     final Catalog catalog;
     private final Set<Database> open = ConcurrentHashMap.newKeySet();
+    /** Transactions begun through this handle and not yet ended: close() aborts them. */
+    private final Set<Transaction> active = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     private Environment(TxnEnvironment tp, EnvironmentConfig config, AccessMethods am) {
@@ -154,7 +156,9 @@ public final class Environment implements AutoCloseable {
         if (!readOnly) {
             checkWritable("a writable transaction (begin a read-only one: beginTransaction(durability, true))");
         }
-        return new Transaction(this, tp.txn().begin(durability.core()), readOnly);
+        Transaction t = new Transaction(this, tp.txn().begin(durability.core()), readOnly);
+        active.add(t);
+        return t;
     }
 
     /**
@@ -411,12 +415,37 @@ public final class Environment implements AutoCloseable {
         open.remove(db);
     }
 
-    /** Closes the databases still open and the environment. Idempotent. */
+    void ended(Transaction t) {
+        active.remove(t);
+    }
+
+    /**
+     * Closes the environment handle: closes the cursors and databases still open (with one WARN
+     * log line per cursor), aborts the transactions still active (one WARN each, naming the
+     * transaction: what it changed is rolled back, as if it had been aborted), and writes and
+     * forces the log. Close it when no other thread uses it. Idempotent. If this is the last
+     * process to close the environment, a checkpoint is taken first, so that the next open has
+     * nothing to recover.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
+        for (Database db : open) {
+            db.closeCursors("environment " + home() + " is closing");
+        }
+        for (Transaction t : active) {
+            if (t.isActive()) {
+                LOG.warn("closing environment {}: transaction {} is still active; aborting it", home(), t.id());
+                try {
+                    t.abort();
+                } catch (RuntimeException e) {
+                    LOG.warn("closing environment {}: abort of transaction {} failed: {}", home(), t.id(), e.toString());
+                }
+            }
+        }
+        active.clear();
         for (Database db : open) {
             db.close();
         }

@@ -37,14 +37,26 @@ public final class Transaction implements AutoCloseable {
     /** Commits: returns when the commit is as durable as the transaction's durability asks. */
     public void commit() {
         env.checkOpen();
-        env.tp.txn().commit(txn);
+        try {
+            env.tp.txn().commit(txn);
+        } finally {
+            if (!isActive()) {
+                env.ended(this);
+            }
+        }
         env.am.ended(txn, true);
     }
 
     /** Rolls back every change of this transaction and releases its locks. */
     public void abort() {
         env.checkOpen();
-        env.tp.txn().abort(txn);
+        try {
+            env.tp.txn().abort(txn);
+        } finally {
+            if (!isActive()) {
+                env.ended(this);
+            }
+        }
         env.am.ended(txn, false);
     }
 

@@ -250,6 +250,50 @@ class RecordApiTest {
     }
 
     @Test
+    void closingTheEnvironmentAbortsTransactionsAndClosesCursorsLeftOpen() {
+        Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+        Database db = env.openDatabase(null, "c", CREATE);
+        db.put(null, b("kept"), b("1"));
+        Transaction t = env.beginTransaction();
+        db.put(t, b("lost"), b("2"));
+        Database other = env.openDatabase(null, "other", CREATE); // t write-locked c's only page
+        other.put(null, b("x"), b("y"));
+        Cursor own = other.openCursor(null);
+        assertTrue(own.first());
+        Cursor inTxn = db.openCursor(t);
+        assertTrue(inTxn.first());
+        Transaction done = env.beginTransaction();
+        done.commit();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            env.close();
+        } finally {
+            System.setErr(saved);
+        }
+        assertFalse(t.isActive(), "aborted by close");
+        assertFalse(own.isOpen());
+        assertFalse(inTxn.isOpen());
+        String log = err.toString(StandardCharsets.UTF_8);
+        assertTrue(log.contains("WARN") && log.contains("transaction " + t.id() + " is still active; aborting it"), log);
+        assertEquals(1, log.lines().filter(l -> l.contains("aborting it")).count(), "one line per transaction: " + log);
+        assertEquals(2, log.lines().filter(l -> l.contains("is still open; closing it")).count(), "one per cursor: " + log);
+        t.close(); // nothing left to do
+        assertThrows(IllegalStateException.class, t::commit);
+        try (Environment again = Environment.open(dir, EnvironmentConfig.defaults());
+             Database d = again.openDatabase(null, "c", DatabaseConfig.defaults())) {
+            assertArrayEquals(b("1"), d.get(null, b("kept")));
+            assertNull(d.get(null, b("lost")), "rolled back");
+            Cursor c = d.openCursor(null);
+            assertTrue(c.first());
+            d.close();
+            assertFalse(c.isOpen(), "closing a database closes its cursors");
+            assertEquals(0, again.stats().transactions().active(), "and ends their transactions");
+        }
+    }
+
+    @Test
     void catalogChangesAreTransactional() {
         try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
             try (Transaction t = env.beginTransaction()) {
