@@ -483,6 +483,37 @@ class RecordApiTest {
     }
 
     @Test
+    void theDocumentedSizeLimitsHold() {
+        for (int pageSize : new int[] {4096, 65536}) {
+            Path home = mkdir(dir.resolve("p" + pageSize));
+            EnvironmentConfig cfg = EnvironmentConfig.builder().pageSize(pageSize).cacheBytes(64L * pageSize)
+                    .logBufferSize(Math.max(1 << 20, 4 * pageSize)).durability(Durability.NO_SYNC).build();
+            try (Environment env = Environment.open(home, cfg); Database db = env.openDatabase(null, "s", CREATE)) {
+                assertEquals((pageSize - 48) / 8 - 8, db.maxKeyLength(), "the formula in the Javadoc");
+                byte[] longest = new byte[db.maxKeyLength()];
+                Arrays.fill(longest, (byte) 'k');
+                db.put(null, longest, b("ok"));
+                assertArrayEquals(b("ok"), db.get(null, longest));
+                db.put(null, b("empty"), new byte[0]);
+                assertArrayEquals(new byte[0], db.get(null, b("empty")));
+            }
+        }
+        assertEquals(498, (4096 - 48) / 8 - 8);
+        byte[] big = new byte[20 << 20]; // far above a quarter page: overflow pages
+        new Random(7).nextBytes(big);
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "big", CREATE)) {
+            db.put(null, b("big"), big);
+            assertArrayEquals(big, db.get(null, b("big")));
+        }
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "big", CREATE)) {
+            assertArrayEquals(big, db.get(null, b("big")), "after reopen");
+            assertEquals(List.of(), db.verify());
+        }
+    }
+
+    @Test
     void largeValuesGoToOverflowPagesThroughAbortAndReopen() {
         Random rnd = new Random(5);
         TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
