@@ -20,16 +20,22 @@ import java.util.function.Function;
 
 /**
  * An environment: a directory of databases shared by every thread and process that opens it,
- * in one of the paper's {@link OpenMode}s. Opening it after a crash runs recovery first.
- * Thread-safe; open it once per process (opening it again in the same process works too) and
- * close it when done.
+ * in one of the paper's {@link OpenMode}s. Opening it after a crash runs recovery first
+ * ({@link #wasRecovered()}). Thread-safe; open it once per process (opening it again in the same
+ * process works too) and close it when done.
  *
  * <pre>{@code
  * try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
  *      Database db = env.openDatabase(null, "accounts", DatabaseConfig.builder().allowCreate(true).build())) {
- *     try (Transaction t = env.beginTransaction()) {
+ *     env.runInTransaction(t -> {              // commits; retries deadlock victims
+ *         db.put(t, key, value);
+ *     });
+ *     try (Transaction t = env.beginTransaction()) { // or by hand: not committed = aborted at close
  *         db.put(t, key, value);
  *         t.commit();
+ *     }
+ *     try (CursorIterable it = db.entries(null, KeyRange.atLeast(key))) {
+ *         for (Entry e : it) { ... }
  *     }
  * }
  * }</pre>
@@ -136,14 +142,27 @@ public final class Environment implements AutoCloseable {
         return new EnvironmentStats(log, locks, cache, txns);
     }
 
-    /** Begins a transaction with the environment's durability (TP mode only). */
+    /**
+     * Begins a writable transaction with the environment's durability (TP mode only). Commit or
+     * abort it (try-with-resources aborts it if not committed); {@link #runInTransaction} does
+     * both and retries deadlock victims.
+     *
+     * @throws org.libtp.core.CapacityExceededException if {@link EnvironmentConfig#maxTransactions()}
+     *         transactions are active already
+     * @throws IllegalStateException outside TP mode, in a read-only environment, or if closed
+     */
     public Transaction beginTransaction() {
         return beginTransaction(config.durability(), false);
     }
 
     /**
-     * Begins a transaction (TP mode only). {@code readOnly} transactions may not change data;
-     * {@code durability} says what commit waits for.
+     * Begins a transaction (TP mode only). {@code readOnly} transactions may not change data (the
+     * only kind a read-only environment allows); {@code durability} says what commit waits for.
+     *
+     * @throws org.libtp.core.CapacityExceededException if {@link EnvironmentConfig#maxTransactions()}
+     *         transactions are active already
+     * @throws IllegalStateException outside TP mode, for a writable transaction in a read-only
+     *         environment, or if closed
      */
     public Transaction beginTransaction(Durability durability, boolean readOnly) {
         checkOpen();
@@ -165,8 +184,13 @@ public final class Environment implements AutoCloseable {
      * Opens database {@code name} (1..100 characters of {@code [A-Za-z0-9_.-]}), creating it
      * within {@code txn} (or its own transaction if null) if {@code config.allowCreate()}.
      *
-     * @throws IllegalArgumentException if it does not exist and may not be created, or exists as
-     *         another type
+     * @throws org.libtp.core.DatabaseNotFoundException if it does not exist and
+     *         {@code config.allowCreate()} is false
+     * @throws IllegalArgumentException if it exists as another type or with another key order,
+     *         or the key order is not registered, or the name is not allowed
+     * @throws IllegalStateException if it does not exist and the environment is read-only
+     * @throws org.libtp.core.CapacityExceededException if creating it needs a data file beyond
+     *         {@link EnvironmentConfig#maxFiles()}
      */
     public Database openDatabase(Transaction txn, String name, DatabaseConfig config) {
         checkOpen();
@@ -197,7 +221,12 @@ public final class Environment implements AutoCloseable {
         return db;
     }
 
-    /** Removes database {@code name} within {@code txn} (null: its own transaction). */
+    /**
+     * Removes database {@code name} within {@code txn} (null: its own transaction).
+     *
+     * @throws org.libtp.core.DatabaseNotFoundException if there is no database {@code name}
+     * @throws IllegalStateException in a read-only environment or transaction
+     */
     public void removeDatabase(Transaction txn, String name) {
         checkOpen();
         Catalog.checkName(name);
@@ -206,7 +235,13 @@ public final class Environment implements AutoCloseable {
         catalog.remove(txn, name);
     }
 
-    /** Renames database {@code from} to {@code to} within {@code txn} (null: its own transaction). */
+    /**
+     * Renames database {@code from} to {@code to} within {@code txn} (null: its own transaction).
+     *
+     * @throws org.libtp.core.DatabaseNotFoundException if there is no database {@code from}
+     * @throws IllegalArgumentException if a database {@code to} exists
+     * @throws IllegalStateException in a read-only environment or transaction
+     */
     public void renameDatabase(Transaction txn, String from, String to) {
         checkOpen();
         Catalog.checkName(from);

@@ -4,7 +4,9 @@ package org.libtp.db;
  * A transaction of a TP-mode {@link Environment}: its locks are held until {@link #commit()} or
  * {@link #abort()}. Use it from one thread at a time; after it ends every use throws
  * {@link IllegalStateException}. After a {@link org.libtp.core.DeadlockException} or
- * {@link org.libtp.core.LockTimeoutException} it must be aborted.
+ * {@link org.libtp.core.LockTimeoutException} it must be aborted (and may be run again:
+ * {@link Environment#runInTransaction} does that). A transaction still active when the
+ * environment is closed is aborted then, with a warning in the log.
  */
 public final class Transaction implements AutoCloseable {
     final Environment env;
@@ -34,7 +36,13 @@ public final class Transaction implements AutoCloseable {
         return Durability.of(txn.durability());
     }
 
-    /** Commits: returns when the commit is as durable as the transaction's durability asks. */
+    /**
+     * Commits: returns when the commit is as durable as the transaction's durability asks.
+     *
+     * @throws org.libtp.core.RunRecoveryException if the log could not be forced (the
+     *         environment has failed: the commit is not acknowledged)
+     * @throws IllegalStateException if the transaction has ended or the environment is closed
+     */
     public void commit() {
         env.checkOpen();
         try {
@@ -47,7 +55,11 @@ public final class Transaction implements AutoCloseable {
         env.am.ended(txn, true);
     }
 
-    /** Rolls back every change of this transaction and releases its locks. */
+    /**
+     * Rolls back every change of this transaction and releases its locks.
+     *
+     * @throws IllegalStateException if the transaction has ended or the environment is closed
+     */
     public void abort() {
         env.checkOpen();
         try {
