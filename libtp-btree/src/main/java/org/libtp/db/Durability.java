@@ -8,8 +8,8 @@ package org.libtp.db;
  * or none of it, and keeps every transaction committed before it in the log.
  *
  * <p>Berkeley DB: {@code SYNC} is the default, {@code WRITE_NO_SYNC} is
- * {@code DB_TXN_WRITE_NOSYNC}, {@code NO_SYNC} is {@code DB_TXN_NOSYNC}. LMDB:
- * {@code SYNC} is the default, {@code NO_SYNC} is close to {@code MDB_NOSYNC}.
+ * {@code DB_TXN_WRITE_NOSYNC}, {@code NO_SYNC} is {@code DB_TXN_NOSYNC}. LMDB: {@code SYNC} is
+ * the default, {@code WRITE_NO_SYNC} is close to {@code MDB_NOSYNC} (written, not forced).
  */
 public enum Durability {
     /**
