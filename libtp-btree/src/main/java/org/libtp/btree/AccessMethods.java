@@ -98,6 +98,11 @@ public final class AccessMethods {
             return tree.orderName;
         }
 
+        /** The tree's key order. */
+        public Comparator<byte[]> comparator() {
+            return tree.cmp;
+        }
+
         public int maxKey() {
             return tree.maxKey;
         }

@@ -76,8 +76,8 @@ final class Catalog {
                     ? tree.put(t, bytes(name), bytes(value), true)
                     : tree.get(t, bytes(name));
             if (existing == null && !config.allowCreate()) {
-                throw new IllegalArgumentException("database " + name + " does not exist in " + env.home()
-                        + "; open it with DatabaseConfig.allowCreate(true) to create it");
+                throw new org.libtp.core.DatabaseNotFoundException("database " + name + " does not exist in "
+                        + env.home() + "; open it with DatabaseConfig.allowCreate(true) to create it");
             }
             if (existing == null) { // created now, in t
                 int file = env.tp.buffers().open(fileName);
@@ -136,7 +136,7 @@ final class Catalog {
         inTxn(txn, t -> {
             byte[] v = tree.delete(t, bytes(name));
             if (v == null) {
-                throw new IllegalArgumentException("database " + name + " does not exist in " + env.home());
+                throw new org.libtp.core.DatabaseNotFoundException("database " + name + " does not exist in " + env.home());
             }
             invalidateHandles(v);
             return null;
@@ -147,7 +147,7 @@ final class Catalog {
         inTxn(txn, t -> {
             byte[] v = tree.get(t, bytes(from));
             if (v == null) {
-                throw new IllegalArgumentException("database " + from + " does not exist in " + env.home());
+                throw new org.libtp.core.DatabaseNotFoundException("database " + from + " does not exist in " + env.home());
             }
             if (tree.put(t, bytes(to), v, true) != null) {
                 throw new IllegalArgumentException("database " + to + " already exists in " + env.home());

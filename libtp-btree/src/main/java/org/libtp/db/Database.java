@@ -8,12 +8,41 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A database (paper 3.2.6, the record manager): byte-array keys and data in a B-tree. Thread-safe.
- * Each method takes a {@link Transaction}: in TP mode null means the operation runs in a
- * transaction of its own (auto-commit, retried after a deadlock); in the other modes it must be
- * null. Keys must be 1..{@link #maxKeyLength()} bytes; key + data must fit a quarter page.
+ * A database (paper 3.2.6, the record manager): byte-array keys and data in a B-tree
+ * ({@link DatabaseType#BTREE}), or fixed-length records by number ({@link DatabaseType#RECNO}).
+ * Thread-safe. Open it with {@link Environment#openDatabase}.
+ *
+ * <p><b>Transactions.</b> Each method takes a {@link Transaction}. In TP mode null means the
+ * operation runs in a transaction of its own (auto-commit: committed before the method returns,
+ * run again if it is chosen as a deadlock victim); in the other modes it must be null.
+ *
+ * <p><b>Sizes.</b>
+ * <ul>
+ * <li>Keys: 1 to {@link #maxKeyLength()} bytes, which is (pageSize - 48) / 8 - 8 so that five
+ *     keys fit an internal page: 498 bytes with the default 4 KiB pages, 8178 with 64 KiB ones.</li>
+ * <li>Data: 0 bytes up to what a Java array holds (about 2 GiB); there is no other limit. An
+ *     entry whose key and data do not fit about a quarter of a page (1002 bytes with 4 KiB pages)
+ *     keeps its data on a chain of overflow pages, the leaf holding a 13-byte reference: a
+ *     20 MiB value works. A large value is in memory whole when it is written and read, and in TP
+ *     mode its overflow pages are logged as page images, so writing it adds about its size to
+ *     the log.</li>
+ * <li>RECNO records: exactly the record length fixed when the database was created
+ *     ({@link DatabaseConfig#recordLength()}, 1 to pageSize - 33 bytes).</li>
+ * </ul>
+ *
+ * <p><b>Exceptions</b> (see the package documentation for what to do about each). Every
+ * operation may throw, besides the ones its documentation names:
+ * {@link org.libtp.core.DeadlockException} and {@link org.libtp.core.LockTimeoutException} in TP
+ * mode with a transaction (abort it and retry, or use {@link Environment#runInTransaction});
+ * {@link org.libtp.core.CapacityExceededException} when the lock table is full;
+ * {@link org.libtp.core.CorruptionException} when a page read is damaged;
+ * {@link org.libtp.core.RunRecoveryException} once the environment has failed;
+ * {@link IllegalStateException} on a closed handle, a finished transaction, or a write through a
+ * read-only transaction, database handle or environment; {@link IllegalArgumentException} on a
+ * bad key or null data.
  */
 public final class Database implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Database.class);
     private final Environment env;
     private final String name;
     final AccessMethods.Tree tree;
@@ -24,6 +53,8 @@ public final class Database implements AutoCloseable {
     private final String fileName;
     /** The file's generation when this handle last found its name in the catalog. */
     private volatile long generation;
+    /** Cursors open on this handle: closing it closes them. */
+    private final java.util.Set<Cursor> cursors = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     Database(Environment env, String name, AccessMethods.Tree tree, org.libtp.btree.Recno recno, DatabaseConfig config,
              int fileId, String fileName, long generation) {
@@ -31,7 +62,12 @@ public final class Database implements AutoCloseable {
         this.name = name;
         this.tree = tree;
         this.recno = recno;
-        this.config = config;
+        // What is stored wins over what the caller passed: the record length and key order
+        // are fixed at creation, and the caller may have left them at their defaults.
+        this.config = recno != null
+                ? new DatabaseConfig(config.type(), config.allowCreate(), config.readOnly(), null, recno.recordLength())
+                : new DatabaseConfig(config.type(), config.allowCreate(), config.readOnly(), tree.keyOrder(),
+                        config.recordLength());
         this.fileId = fileId;
         this.fileName = fileName;
         this.generation = generation;
@@ -58,10 +94,18 @@ public final class Database implements AutoCloseable {
         return name;
     }
 
+    /**
+     * This handle's configuration: the type, allowCreate and readOnly it was opened with, and
+     * the key order (BTREE) or record length (RECNO) the database was created with.
+     */
     public DatabaseConfig config() {
         return config;
     }
 
+    /**
+     * BTREE: the longest key, in bytes: (pageSize - 48) / 8 - 8 (498 for 4 KiB pages). Data has
+     * no such limit (see the class documentation).
+     */
     public int maxKeyLength() {
         btree();
         return tree.maxKey();
@@ -81,13 +125,30 @@ public final class Database implements AutoCloseable {
 
     // ------------------------------------------------------------------ recno
 
-    /** RECNO: record {@code n} (from 1), or null if deleted, never written or past the end. */
+    /**
+     * RECNO: record {@code n} (from 1), or null if deleted, never written or past the end.
+     *
+     * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
+     *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
+     * @throws org.libtp.core.LockTimeoutException TP mode: a lock was not granted within
+     *         {@link EnvironmentConfig#lockTimeoutMillis()}; abort and retry
+     * @throws IllegalArgumentException if {@code n} &lt; 1
+     */
     public byte[] get(Transaction txn, long n) {
         recnoType();
         return run(txn, false, t -> recno.get(t, n));
     }
 
-    /** RECNO: stores record {@code n} (at most one past the end, which appends). */
+    /**
+     * RECNO: stores record {@code n} (at most one past the end, which appends).
+     *
+     * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
+     *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
+     * @throws org.libtp.core.LockTimeoutException TP mode: a lock was not granted within
+     *         {@link EnvironmentConfig#lockTimeoutMillis()}; abort and retry
+     * @throws IllegalArgumentException if {@code n} &lt; 1 or more than one past the end, or
+     *         {@code data} is not {@link DatabaseConfig#recordLength()} bytes
+     */
     public void put(Transaction txn, long n, byte[] data) {
         recnoType();
         run(txn, true, t -> {
@@ -96,25 +157,57 @@ public final class Database implements AutoCloseable {
         });
     }
 
-    /** RECNO: appends a record and returns its number. */
+    /**
+     * RECNO: appends a record and returns its number.
+     *
+     * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
+     *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
+     * @throws org.libtp.core.LockTimeoutException TP mode: a lock was not granted within
+     *         {@link EnvironmentConfig#lockTimeoutMillis()}; abort and retry
+     * @throws IllegalArgumentException if {@code data} is not {@link DatabaseConfig#recordLength()} bytes
+     */
     public long append(Transaction txn, byte[] data) {
         recnoType();
         return run(txn, true, t -> recno.append(t, data));
     }
 
-    /** RECNO: deletes record {@code n}; true if it was present. */
+    /**
+     * RECNO: deletes record {@code n}; true if it was present.
+     *
+     * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
+     *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
+     * @throws org.libtp.core.LockTimeoutException TP mode: a lock was not granted within
+     *         {@link EnvironmentConfig#lockTimeoutMillis()}; abort and retry
+     */
     public boolean delete(Transaction txn, long n) {
         recnoType();
         return run(txn, true, t -> recno.delete(t, n));
     }
 
-    /** RECNO: the highest record number stored. */
+    /**
+     * RECNO: the highest record number stored.
+     *
+     * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
+     *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
+     * @throws org.libtp.core.LockTimeoutException TP mode: a lock was not granted within
+     *         {@link EnvironmentConfig#lockTimeoutMillis()}; abort and retry
+     */
     public long count(Transaction txn) {
         recnoType();
         return run(txn, false, t -> recno.count(t));
     }
 
-    /** The data stored under {@code key}, or null. */
+    /**
+     * The data stored under {@code key}, or null.
+     *
+     * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
+     *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
+     * @throws org.libtp.core.LockTimeoutException TP mode: a lock was not granted within
+     *         {@link EnvironmentConfig#lockTimeoutMillis()}; abort and retry
+     * @throws org.libtp.core.CorruptionException if a page read is damaged (names file and page)
+     * @throws IllegalArgumentException if {@code key} is null, empty or longer than {@link #maxKeyLength()}
+     * @throws IllegalStateException if this handle, the environment or {@code txn} is closed or finished
+     */
     public byte[] get(Transaction txn, byte[] key) {
         checkKey(key);
         return run(txn, false, t -> tree.get(t, key));
@@ -126,6 +219,12 @@ public final class Database implements AutoCloseable {
      * transactions that read and then change the same page would otherwise both hold it shared
      * and deadlock on the upgrade. A write: not allowed in a read-only transaction. In the other
      * modes it is {@link #get(Transaction, byte[])}.
+     *
+     * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
+     *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
+     * @throws org.libtp.core.LockTimeoutException TP mode: a lock was not granted within
+     *         {@link EnvironmentConfig#lockTimeoutMillis()}; abort and retry
+     * @throws IllegalStateException in a read-only transaction, database handle or environment
      */
     public byte[] getForUpdate(Transaction txn, byte[] key) {
         checkKey(key);
@@ -138,7 +237,15 @@ public final class Database implements AutoCloseable {
      * and returns the new data, which replaces it in {@code txn}. Returns the new data, or null
      * (without calling {@code change}) if the key is absent. {@code change} runs while the page
      * is latched: it must be quick, must not call into the database and must not return null.
-     * Key + new data must fit a quarter page, as for {@link #put}.
+     * The new data may have any length (see Sizes above), as for {@link #put}. An exception
+     * {@code change} throws reaches the caller and changes nothing.
+     *
+     * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
+     *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
+     * @throws org.libtp.core.LockTimeoutException TP mode: a lock was not granted within
+     *         {@link EnvironmentConfig#lockTimeoutMillis()}; abort and retry
+     * @throws IllegalArgumentException if {@code change} returns null, or the key is bad
+     * @throws IllegalStateException in a read-only transaction, database handle or environment
      */
     public byte[] update(Transaction txn, byte[] key, java.util.function.UnaryOperator<byte[]> change) {
         checkKey(key);
@@ -168,33 +275,114 @@ public final class Database implements AutoCloseable {
         return run(txn, false, t -> tree.read(t, key, reader));
     }
 
-    /** Stores {@code data} under {@code key}, replacing what was there. */
+    /**
+     * Stores {@code data} under {@code key}, replacing what was there.
+     *
+     * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
+     *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
+     * @throws org.libtp.core.LockTimeoutException TP mode: a lock was not granted within
+     *         {@link EnvironmentConfig#lockTimeoutMillis()}; abort and retry
+     * @throws org.libtp.core.CapacityExceededException if the lock table is full
+     *         ({@link EnvironmentConfig#maxLocks()}, {@link EnvironmentConfig#maxLockObjects()})
+     * @throws IllegalArgumentException if {@code key} is null, empty or longer than
+     *         {@link #maxKeyLength()}, or {@code data} is null
+     * @throws IllegalStateException in a read-only transaction, database handle or environment, or
+     *         if this handle, the environment or {@code txn} is closed or finished
+     */
     public void put(Transaction txn, byte[] key, byte[] data) {
         checkKey(key);
         checkData(data);
         run(txn, true, t -> tree.put(t, key, data, false));
     }
 
-    /** Stores {@code data} under {@code key} unless the key exists; true if stored. */
+    /**
+     * Stores {@code data} under {@code key} unless the key exists; true if stored.
+     *
+     * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
+     *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
+     * @throws org.libtp.core.LockTimeoutException TP mode: a lock was not granted within
+     *         {@link EnvironmentConfig#lockTimeoutMillis()}; abort and retry
+     * @throws IllegalStateException in a read-only transaction, database handle or environment
+     */
     public boolean putIfAbsent(Transaction txn, byte[] key, byte[] data) {
         checkKey(key);
         checkData(data);
         return run(txn, true, t -> tree.put(t, key, data, true)) == null;
     }
 
-    /** Removes {@code key}; true if it was there. */
+    /**
+     * Removes {@code key}; true if it was there.
+     *
+     * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
+     *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
+     * @throws org.libtp.core.LockTimeoutException TP mode: a lock was not granted within
+     *         {@link EnvironmentConfig#lockTimeoutMillis()}; abort and retry
+     * @throws IllegalStateException in a read-only transaction, database handle or environment
+     */
     public boolean delete(Transaction txn, byte[] key) {
         checkKey(key);
         return run(txn, true, t -> tree.delete(t, key)) != null;
     }
 
     /**
-     * A cursor over the database in key order. In TP mode it reads within {@code txn} (null: a
-     * transaction of its own, committed when the cursor closes).
+     * A cursor over the database in key order. In TP mode it reads within {@code txn}; null: a
+     * read-only transaction of its own, committed when the cursor closes (the cursor's put and
+     * delete then throw {@link IllegalStateException}).
      */
     public Cursor openCursor(Transaction txn) {
+        return openCursor(txn, KeyRange.all());
+    }
+
+    /**
+     * A cursor that stays in {@code range} (see {@link Cursor}); otherwise as
+     * {@link #openCursor(Transaction)}.
+     *
+     * @throws IllegalArgumentException if the range's from is after its to in this database's
+     *         key order, or (RECNO) a bound is not 8 bytes
+     */
+    public Cursor openCursor(Transaction txn, KeyRange range) {
         check(txn, false);
-        return new Cursor(this, txn);
+        if (range == null) {
+            throw new IllegalArgumentException("range must not be null (KeyRange.all() for every key)");
+        }
+        Cursor c = new Cursor(this, txn, range);
+        cursors.add(c);
+        return c;
+    }
+
+    void cursorClosed(Cursor c) {
+        cursors.remove(c);
+    }
+
+    /** Closes the cursors still open, one WARN each: {@code why} says who closes them. */
+    void closeCursors(String why) {
+        for (Cursor c : cursors) {
+            if (c.isOpen()) {
+                LOG.warn("{}: {} is still open; closing it", why, c);
+                try {
+                    c.close();
+                } catch (RuntimeException e) {
+                    LOG.warn("{}: closing {} failed: {}", why, c, e.toString());
+                }
+            }
+        }
+        cursors.clear();
+    }
+
+    /**
+     * The entries of {@code range}, in its direction, through a cursor of their own: iterate once
+     * (for-each or {@link CursorIterable#stream()}) and close, which closes the cursor. In TP mode
+     * they are read within {@code txn} (null: a read-only transaction of their own, ended at
+     * close).
+     *
+     * <pre>{@code
+     * try (CursorIterable it = db.entries(null, KeyRange.closed(b("a"), b("m")))) {
+     *     for (Entry e : it) { ... }
+     * }
+     * }</pre>
+     */
+    public CursorIterable entries(Transaction txn, KeyRange range) {
+        return new CursorIterable(openCursor(txn, range));
     }
 
     public DatabaseStats stat() {
@@ -268,6 +456,7 @@ public final class Database implements AutoCloseable {
             throw new IllegalArgumentException("transactions need OpenMode.TP; pass null in " + env.config.mode() + " mode");
         }
         if (write) {
+            env.checkWritable("changing database " + name);
             if (config.readOnly()) {
                 throw new IllegalStateException("database " + name + " was opened read-only");
             }
@@ -304,10 +493,14 @@ public final class Database implements AutoCloseable {
         return env;
     }
 
-    /** Closes this handle (the data stays). Idempotent. */
+    /**
+     * Closes this handle (the data stays), and the cursors still open on it (one WARN log line
+     * each). Idempotent.
+     */
     @Override
     public void close() {
         if (!closed) {
+            closeCursors("database " + name + " is closing");
             closed = true;
             env.closed(this);
         }

@@ -1,42 +1,54 @@
 package org.libtp.db;
 
 import org.libtp.btree.AccessMethods;
+import org.libtp.core.DatabaseNotFoundException;
+import org.libtp.core.DeadlockException;
+import org.libtp.core.LockTimeoutException;
 import org.libtp.core.buffer.BufferConfig;
 import org.libtp.core.lock.LockConfig;
-import org.libtp.core.log.Durability;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.txn.TxnEnvironment;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * An environment: a directory of databases shared by every thread and process that opens it,
- * in one of the paper's {@link OpenMode}s. Opening it after a crash runs recovery first.
- * Thread-safe; open it once per process (opening it again in the same process works too) and
- * close it when done.
+ * in one of the paper's {@link OpenMode}s. Opening it after a crash runs recovery first
+ * ({@link #wasRecovered()}). Thread-safe; open it once per process (opening it again in the same
+ * process works too) and close it when done.
  *
  * <pre>{@code
  * try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
  *      Database db = env.openDatabase(null, "accounts", DatabaseConfig.builder().allowCreate(true).build())) {
- *     try (Transaction t = env.beginTransaction()) {
+ *     env.runInTransaction(t -> {              // commits; retries deadlock victims
+ *         db.put(t, key, value);
+ *     });
+ *     try (Transaction t = env.beginTransaction()) { // or by hand: not committed = aborted at close
  *         db.put(t, key, value);
  *         t.commit();
+ *     }
+ *     try (CursorIterable it = db.entries(null, KeyRange.atLeast(key))) {
+ *         for (Entry e : it) { ... }
  *     }
  * }
  * }</pre>
  */
 public final class Environment implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Environment.class);
     final TxnEnvironment tp;
     final EnvironmentConfig config;
     final AccessMethods am;
     final Catalog catalog;
     private final Set<Database> open = ConcurrentHashMap.newKeySet();
+    /** Transactions begun through this handle and not yet ended: close() aborts them. */
+    private final Set<Transaction> active = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     private Environment(TxnEnvironment tp, EnvironmentConfig config, AccessMethods am) {
@@ -47,21 +59,33 @@ public final class Environment implements AutoCloseable {
     }
 
     /**
-     * Opens (creating the directory's environment if needed) {@code dir}.
+     * Opens the environment in directory {@code dir}, which must exist (LibTP does not create
+     * it: a mistyped path would otherwise become a new, empty environment). A directory without
+     * an environment gets a new one. If the environment was not closed cleanly, recovery runs
+     * before this returns ({@link #wasRecovered()}).
      *
+     * @throws org.libtp.core.EnvironmentAccessException if {@code dir} does not exist, is not a
+     *         directory or is not writable (the message names the path), or on an I/O error
      * @throws org.libtp.core.VersionMismatchException if the directory was written by an
      *         incompatible LibTP
-     * @throws org.libtp.core.EnvironmentAccessException if the directory cannot be used
+     * @throws org.libtp.core.CorruptionException if a file of the environment is damaged
+     * @throws org.libtp.core.RunRecoveryException if the environment has failed and another
+     *         process still has it open (close it everywhere, then open it again)
+     * @throws org.libtp.core.CapacityExceededException if {@link EnvironmentConfig#maxProcesses()}
+     *         processes have it open already
+     * @throws org.libtp.core.ConfigMismatchException if another process has the environment open
+     *         in another {@link OpenMode} or with another size setting (the message names each
+     *         setting with the running value)
      */
     public static Environment open(Path dir, EnvironmentConfig config) {
         if (dir == null || config == null) {
             throw new IllegalArgumentException("directory and config must not be null");
         }
-        try {
-            Files.createDirectories(dir);
-        } catch (java.io.IOException e) {
-            throw new org.libtp.core.EnvironmentAccessException("cannot create environment directory " + dir + ": " + e, e);
-        }
+        return open(dir, config, new FileStorage(dir));
+    }
+
+    /** Opens with the given storage for the durable files (crash tests inject faults through it). */
+    static Environment open(Path dir, EnvironmentConfig config, org.libtp.core.storage.Storage storage) {
         org.libtp.core.env.EnvironmentConfig coreConfig =
                 org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(config.maxProcesses()).build();
         // The settings all processes must share are checked before any manager attaches. The
@@ -72,12 +96,18 @@ public final class Environment implements AutoCloseable {
         try (org.libtp.core.env.Environment guard = org.libtp.core.env.Environment.open(dir, coreConfig)) {
             OpenSettings.checkOrRecord(guard, config);
             tp = TxnEnvironment.open(dir, coreConfig,
-                LogConfig.defaults(),
-                TxnConfig.builder().maxTransactions(config.maxTransactions()).durability(config.durability())
+                LogConfig.builder().fileSize(config.logFileSize()).bufferSize(config.logBufferSize())
+                        .autoRemove(!config.keepLogFiles()).build(),
+                TxnConfig.builder().maxTransactions(config.maxTransactions()).durability(config.durability().core())
+                        .checkpointBytes(config.checkpointBytes()).checkpointSeconds(config.checkpointSeconds())
                         .earlyLockRelease(config.earlyLockRelease()).build(),
-                BufferConfig.builder().pageSize(config.pageSize()).poolBytes(config.cacheBytes()).build(),
-                LockConfig.builder().lockTimeoutMillis(config.lockTimeoutMillis()).build(),
-                new FileStorage(dir), parts -> List.of(AccessMethods.recordManager(parts.buffers(), config.keyOrders()::get)));
+                BufferConfig.builder().pageSize(config.pageSize()).poolBytes(config.cacheBytes())
+                        .maxFiles(config.maxFiles()).build(),
+                LockConfig.builder().maxLocks(config.maxLocks()).maxObjects(config.maxLockObjects())
+                        .lockTimeoutMillis(config.lockTimeoutMillis()).victimPolicy(config.deadlockVictim())
+                        .detectIntervalMillis(config.deadlockDetectIntervalMillis())
+                        .escalationThreshold(config.lockEscalationThreshold()).build(),
+                storage, parts -> List.of(AccessMethods.recordManager(parts.buffers(), config.keyOrders()::get)));
         }
         try {
             Environment env = new Environment(tp, config, new AccessMethods(tp, config.keyOrders()::get));
@@ -107,7 +137,7 @@ public final class Environment implements AutoCloseable {
         if (dir == null) {
             throw new IllegalArgumentException("directory must not be null");
         }
-        if (!Files.isDirectory(dir)) {
+        if (!java.nio.file.Files.isDirectory(dir)) {
             throw new org.libtp.core.EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
                     + " does not exist");
         }
@@ -128,7 +158,7 @@ public final class Environment implements AutoCloseable {
         if (dir == null) {
             throw new IllegalArgumentException("directory must not be null");
         }
-        if (!Files.isDirectory(dir)) {
+        if (!java.nio.file.Files.isDirectory(dir)) {
             throw new org.libtp.core.EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
                     + " does not exist");
         }
@@ -143,14 +173,59 @@ public final class Environment implements AutoCloseable {
         return tp.env().home();
     }
 
-    /** Begins a transaction with the environment's durability (TP mode only). */
+    /**
+     * True if this open recovered the environment from a crash: the environment had not been
+     * closed cleanly (a process died in it, or it had failed) and this process, the first to open
+     * it since, ran recovery before {@link #open} returned (redo from the last checkpoint, then
+     * rollback of the transactions that had not committed). False after a clean close, and in a
+     * process that opened the environment while another had it open (that one recovered it if
+     * it needed it). Recovery runs in every {@link OpenMode}; only TP mode logs data changes, so
+     * only TP mode's databases are brought back to their last committed state.
+     */
+    public boolean wasRecovered() {
+        return tp.txn().ranRecovery() && tp.env().wasUnclean();
+    }
+
+    /** Statistics of the log, locks, buffer pool and transactions now; see {@link EnvironmentStats}. */
+    public EnvironmentStats stats() {
+        checkOpen();
+        int[] files = tp.log().fileNumbers();
+        EnvironmentStats.Log log = new EnvironmentStats.Log(tp.log().endLsn(), tp.log().flushedLsn(),
+                tp.log().forceCount(), files.length, files.length == 0 ? 0 : files[0],
+                files.length == 0 ? 0 : files[files.length - 1], tp.txn().lastCheckpoint());
+        org.libtp.core.lock.LockStats l = tp.locks().stats();
+        org.libtp.core.lock.LockConfig lc = tp.locks().config();
+        EnvironmentStats.Locks locks = new EnvironmentStats.Locks(l.requests(), l.waits(), l.deadlocks(), l.timeouts(),
+                l.locksInUse(), lc.maxLocks(), l.objectsInUse(), lc.maxObjects());
+        org.libtp.core.buffer.BufferStats b = tp.buffers().stats();
+        EnvironmentStats.Cache cache = new EnvironmentStats.Cache(b.hits(), b.misses(), b.reads(), b.writes(),
+                b.evictions(), b.frames(), b.dirtyFrames(), b.pinnedFrames());
+        EnvironmentStats.Transactions txns = new EnvironmentStats.Transactions(tp.txn().activeCount(),
+                tp.txn().maxTransactions(), tp.txn().begunCount(), tp.txn().committedCount(), tp.txn().abortedCount());
+        return new EnvironmentStats(log, locks, cache, txns);
+    }
+
+    /**
+     * Begins a writable transaction with the environment's durability (TP mode only). Commit or
+     * abort it (try-with-resources aborts it if not committed); {@link #runInTransaction} does
+     * both and retries deadlock victims.
+     *
+     * @throws org.libtp.core.CapacityExceededException if {@link EnvironmentConfig#maxTransactions()}
+     *         transactions are active already
+     * @throws IllegalStateException outside TP mode, in a read-only environment, or if closed
+     */
     public Transaction beginTransaction() {
         return beginTransaction(config.durability(), false);
     }
 
     /**
-     * Begins a transaction (TP mode only). {@code readOnly} transactions may not change data;
-     * {@code durability} says what commit waits for.
+     * Begins a transaction (TP mode only). {@code readOnly} transactions may not change data (the
+     * only kind a read-only environment allows); {@code durability} says what commit waits for.
+     *
+     * @throws org.libtp.core.CapacityExceededException if {@link EnvironmentConfig#maxTransactions()}
+     *         transactions are active already
+     * @throws IllegalStateException outside TP mode, for a writable transaction in a read-only
+     *         environment, or if closed
      */
     public Transaction beginTransaction(Durability durability, boolean readOnly) {
         checkOpen();
@@ -160,15 +235,25 @@ public final class Environment implements AutoCloseable {
         if (config.mode() != OpenMode.TP) {
             throw new IllegalStateException("transactions need OpenMode.TP; this environment is " + config.mode());
         }
-        return new Transaction(this, tp.txn().begin(durability), readOnly);
+        if (!readOnly) {
+            checkWritable("a writable transaction (begin a read-only one: beginTransaction(durability, true))");
+        }
+        Transaction t = new Transaction(this, tp.txn().begin(durability.core()), readOnly);
+        active.add(t);
+        return t;
     }
 
     /**
      * Opens database {@code name} (1..100 characters of {@code [A-Za-z0-9_.-]}), creating it
      * within {@code txn} (or its own transaction if null) if {@code config.allowCreate()}.
      *
-     * @throws IllegalArgumentException if it does not exist and may not be created, or exists as
-     *         another type
+     * @throws org.libtp.core.DatabaseNotFoundException if it does not exist and
+     *         {@code config.allowCreate()} is false
+     * @throws IllegalArgumentException if it exists as another type or with another key order,
+     *         or the key order is not registered, or the name is not allowed
+     * @throws IllegalStateException if it does not exist and the environment is read-only
+     * @throws org.libtp.core.CapacityExceededException if creating it needs a data file beyond
+     *         {@link EnvironmentConfig#maxFiles()}
      */
     public Database openDatabase(Transaction txn, String name, DatabaseConfig config) {
         checkOpen();
@@ -181,26 +266,80 @@ public final class Environment implements AutoCloseable {
                     + "with EnvironmentConfig.Builder.keyOrder in every process");
         }
         checkTxn(txn);
-        Database db = catalog.open(txn, name, config);
+        Database db;
+        if (this.config.readOnly() && config.allowCreate()) {
+            // Open it if it exists; creating it would be a write.
+            DatabaseConfig noCreate = new DatabaseConfig(config.type(), false, config.readOnly(), config.keyOrder(),
+                    config.recordLength());
+            try {
+                db = catalog.open(txn, name, noCreate);
+            } catch (DatabaseNotFoundException e) {
+                checkWritable("creating database " + name);
+                throw e;
+            }
+        } else {
+            db = catalog.open(txn, name, config);
+        }
         open.add(db);
         return db;
     }
 
-    /** Removes database {@code name} within {@code txn} (null: its own transaction). */
+    /**
+     * Removes database {@code name} within {@code txn} (null: its own transaction).
+     *
+     * @throws org.libtp.core.DatabaseNotFoundException if there is no database {@code name}
+     * @throws IllegalStateException in a read-only environment or transaction
+     */
     public void removeDatabase(Transaction txn, String name) {
         checkOpen();
         Catalog.checkName(name);
         checkTxn(txn);
+        checkWritable("removing database " + name);
         catalog.remove(txn, name);
     }
 
-    /** Renames database {@code from} to {@code to} within {@code txn} (null: its own transaction). */
+    /**
+     * Renames database {@code from} to {@code to} within {@code txn} (null: its own transaction).
+     *
+     * @throws org.libtp.core.DatabaseNotFoundException if there is no database {@code from}
+     * @throws IllegalArgumentException if a database {@code to} exists
+     * @throws IllegalStateException in a read-only environment or transaction
+     */
     public void renameDatabase(Transaction txn, String from, String to) {
         checkOpen();
         Catalog.checkName(from);
         Catalog.checkName(to);
         checkTxn(txn);
+        checkWritable("renaming database " + from);
         catalog.rename(txn, from, to);
+    }
+
+    /**
+     * Log files that recovery no longer needs, oldest first (Berkeley DB's {@code db_archive}):
+     * copy them to a backup if you keep one, then {@link #removeArchivableLogFiles()}. With the
+     * default {@link EnvironmentConfig#keepLogFiles()} false they are removed after each
+     * checkpoint anyway, so this is usually empty.
+     */
+    public List<Path> archivableLogFiles() {
+        checkOpen();
+        List<Path> out = new java.util.ArrayList<>();
+        for (int n : tp.txn().archivableLogFiles()) {
+            out.add(home().resolve(org.libtp.core.log.LogFileHeader.fileName(n)));
+        }
+        return out;
+    }
+
+    /**
+     * Removes the log files {@link #archivableLogFiles()} lists (never one recovery or a running
+     * transaction needs); returns how many. Files no process needs are never deleted by hand:
+     * use this.
+     */
+    public int removeArchivableLogFiles() {
+        checkOpen();
+        if (config.readOnly()) {
+            throw new IllegalStateException("environment " + home() + " was opened with EnvironmentConfig.readOnly");
+        }
+        return tp.txn().removeLogFiles();
     }
 
     /** Names of the databases, in order. */
@@ -218,8 +357,126 @@ public final class Environment implements AutoCloseable {
     /** Writes every changed page to its file and forces the files. */
     public void sync() {
         checkOpen();
-        tp.log().flush(tp.log().endLsn(), Durability.SYNC);
+        tp.log().flush(tp.log().endLsn(), org.libtp.core.log.Durability.SYNC);
         tp.buffers().sync();
+    }
+
+    /**
+     * Runs {@code work} in a transaction with the environment's durability and commits it,
+     * retrying after a deadlock or lock timeout; see
+     * {@link #inTransaction(Durability, boolean, Function)}.
+     */
+    public void runInTransaction(Consumer<Transaction> work) {
+        runInTransaction(config.durability(), false, work);
+    }
+
+    /** {@link #runInTransaction(Consumer)} with this durability, read-only or not. */
+    public void runInTransaction(Durability durability, boolean readOnly, Consumer<Transaction> work) {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        inTransaction(durability, readOnly, t -> {
+            work.accept(t);
+            return null;
+        });
+    }
+
+    /**
+     * Runs {@code work} in a transaction with the environment's durability, commits it and
+     * returns what {@code work} returned; see {@link #inTransaction(Durability, boolean, Function)}.
+     */
+    public <T> T inTransaction(Function<Transaction, T> work) {
+        return inTransaction(config.durability(), false, work);
+    }
+
+    /**
+     * Begins a transaction, runs {@code work} in it, commits it and returns what {@code work}
+     * returned (TP mode only). The usual way to run a transaction: it is the retry loop every
+     * caller of {@link #beginTransaction} would otherwise write.
+     *
+     * <ul>
+     * <li>If {@code work} (or the commit) throws {@link DeadlockException} or
+     *     {@link LockTimeoutException}, the transaction is aborted and {@code work} runs again in a
+     *     new one, after a pause that doubles from 1 ms up to
+     *     {@link EnvironmentConfig#maxRetryDelayMillis()}, each a random fraction of it (so that the
+     *     transactions of a deadlock do not meet again in step), up to
+     *     {@link EnvironmentConfig#maxTransactionAttempts()} attempts in all (default 10); after the
+     *     last one the exception is thrown. {@code work} must therefore be safe to run again: it
+     *     should change nothing but the database (or undo its other effects when it is retried).</li>
+     * <li>Any other exception aborts the transaction and is thrown at once.</li>
+     * <li>{@code work} must not commit or abort the transaction; if it ended it anyway, it is not
+     *     committed again.</li>
+     * </ul>
+     *
+     * <pre>{@code
+     * long balance = env.inTransaction(t -> {
+     *     db.update(t, from, v -> minus(v, amount));
+     *     return toLong(db.update(t, to, v -> plus(v, amount)));
+     * });
+     * }</pre>
+     *
+     * @throws DeadlockException    if every attempt was a deadlock victim (the last one's)
+     * @throws LockTimeoutException if the last attempt timed out waiting for a lock
+     * @throws IllegalStateException outside TP mode, in a read-only environment unless
+     *         {@code readOnly}, or if the environment is closed
+     */
+    public <T> T inTransaction(Durability durability, boolean readOnly, Function<Transaction, T> work) {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        int attempts = config.maxTransactionAttempts();
+        for (int attempt = 1; ; attempt++) {
+            Transaction t = beginTransaction(durability, readOnly);
+            try {
+                T result = work.apply(t);
+                if (t.isActive()) {
+                    t.commit();
+                }
+                return result;
+            } catch (DeadlockException | LockTimeoutException e) {
+                abortAfter(t, e);
+                if (attempt >= attempts) {
+                    throw e;
+                }
+                LOG.debug("transaction {} of {}: attempt {} of {} failed ({}); retrying", t.id(), home(), attempt,
+                        attempts, e.toString());
+                if (!pauseBeforeRetry(attempt)) {
+                    throw e; // interrupted: the flag is set again for the caller
+                }
+            } catch (RuntimeException | Error e) {
+                abortAfter(t, e);
+                throw e;
+            }
+        }
+    }
+
+    private static void abortAfter(Transaction t, Throwable cause) {
+        if (t.isActive()) {
+            try {
+                t.abort();
+            } catch (RuntimeException | Error x) {
+                cause.addSuppressed(x);
+            }
+        }
+    }
+
+    /**
+     * Sleeps before retry number {@code attempt}: half of min(2^(attempt-1) ms, the maximum)
+     * plus a random part of the other half ("equal jitter"). False if interrupted.
+     */
+    private boolean pauseBeforeRetry(int attempt) {
+        long capNanos = Math.min(config.maxRetryDelayMillis() * 1_000_000L, 1_000_000L << Math.min(attempt - 1, 30));
+        if (capNanos <= 0) {
+            return true;
+        }
+        long nanos = capNanos / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(capNanos / 2 + 1);
+        try {
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Retries of an auto-committed operation chosen as a deadlock victim before giving up. */
@@ -229,7 +486,7 @@ public final class Environment implements AutoCloseable {
      * Runs {@code op} in a transaction of its own (auto-commit): commits it, or aborts it and
      * rethrows; a deadlock victim is aborted and run again, up to {@link #AUTO_COMMIT_RETRIES}.
      */
-    <T> T autoCommit(java.util.function.Function<org.libtp.core.txn.Transaction, T> op) {
+    <T> T autoCommit(Function<org.libtp.core.txn.Transaction, T> op) {
         for (int attempt = 0; ; attempt++) {
             org.libtp.core.txn.Transaction t = tp.txn().begin();
             try {
@@ -262,6 +519,14 @@ public final class Environment implements AutoCloseable {
         }
     }
 
+    /** Throws if this environment was opened read-only; {@code what} names the refused change. */
+    void checkWritable(String what) {
+        if (config.readOnly()) {
+            throw new IllegalStateException("environment " + home() + " was opened with EnvironmentConfig.readOnly: "
+                    + what + " is not allowed");
+        }
+    }
+
     void checkOpen() {
         if (closed) {
             throw new IllegalStateException("environment " + tp.env().home() + " is closed");
@@ -276,12 +541,37 @@ public final class Environment implements AutoCloseable {
         open.remove(db);
     }
 
-    /** Closes the databases still open and the environment. Idempotent. */
+    void ended(Transaction t) {
+        active.remove(t);
+    }
+
+    /**
+     * Closes the environment handle: closes the cursors and databases still open (with one WARN
+     * log line per cursor), aborts the transactions still active (one WARN each, naming the
+     * transaction: what it changed is rolled back, as if it had been aborted), and writes and
+     * forces the log. Close it when no other thread uses it. Idempotent. If this is the last
+     * process to close the environment, a checkpoint is taken first, so that the next open has
+     * nothing to recover.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
+        for (Database db : open) {
+            db.closeCursors("environment " + home() + " is closing");
+        }
+        for (Transaction t : active) {
+            if (t.isActive()) {
+                LOG.warn("closing environment {}: transaction {} is still active; aborting it", home(), t.id());
+                try {
+                    t.abort();
+                } catch (RuntimeException e) {
+                    LOG.warn("closing environment {}: abort of transaction {} failed: {}", home(), t.id(), e.toString());
+                }
+            }
+        }
+        active.clear();
         for (Database db : open) {
             db.close();
         }

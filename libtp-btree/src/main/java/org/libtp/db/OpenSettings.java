@@ -45,6 +45,11 @@ final class OpenSettings {
         m.put("pageSize", Integer.toString(c.pageSize()));
         m.put("cacheBytes", Long.toString(c.cacheBytes()));
         m.put("maxTransactions", Integer.toString(c.maxTransactions()));
+        m.put("maxFiles", Integer.toString(c.maxFiles()));
+        m.put("logFileSize", Long.toString(c.logFileSize()));
+        m.put("logBufferSize", Integer.toString(c.logBufferSize()));
+        m.put("maxLocks", Integer.toString(c.maxLocks()));
+        m.put("maxLockObjects", Integer.toString(c.maxLockObjects()));
         return m;
     }
 

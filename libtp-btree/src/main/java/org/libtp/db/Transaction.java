@@ -1,12 +1,12 @@
 package org.libtp.db;
 
-import org.libtp.core.log.Durability;
-
 /**
  * A transaction of a TP-mode {@link Environment}: its locks are held until {@link #commit()} or
  * {@link #abort()}. Use it from one thread at a time; after it ends every use throws
  * {@link IllegalStateException}. After a {@link org.libtp.core.DeadlockException} or
- * {@link org.libtp.core.LockTimeoutException} it must be aborted.
+ * {@link org.libtp.core.LockTimeoutException} it must be aborted (and may be run again:
+ * {@link Environment#runInTransaction} does that). A transaction still active when the
+ * environment is closed is aborted then, with a warning in the log.
  */
 public final class Transaction implements AutoCloseable {
     final Environment env;
@@ -31,21 +31,44 @@ public final class Transaction implements AutoCloseable {
         return !txn.isFinished();
     }
 
+    /** What this transaction's commit waits for. */
     public Durability durability() {
-        return txn.durability();
+        return Durability.of(txn.durability());
     }
 
-    /** Commits: returns when the commit is as durable as the transaction's durability asks. */
+    /**
+     * Commits: returns when the commit is as durable as the transaction's durability asks.
+     *
+     * @throws org.libtp.core.RunRecoveryException if the log could not be forced (the
+     *         environment has failed: the commit is not acknowledged)
+     * @throws IllegalStateException if the transaction has ended or the environment is closed
+     */
     public void commit() {
         env.checkOpen();
-        env.tp.txn().commit(txn);
+        try {
+            env.tp.txn().commit(txn);
+        } finally {
+            if (!isActive()) {
+                env.ended(this);
+            }
+        }
         env.am.ended(txn, true);
     }
 
-    /** Rolls back every change of this transaction and releases its locks. */
+    /**
+     * Rolls back every change of this transaction and releases its locks.
+     *
+     * @throws IllegalStateException if the transaction has ended or the environment is closed
+     */
     public void abort() {
         env.checkOpen();
-        env.tp.txn().abort(txn);
+        try {
+            env.tp.txn().abort(txn);
+        } finally {
+            if (!isActive()) {
+                env.ended(this);
+            }
+        }
         env.am.ended(txn, false);
     }
 

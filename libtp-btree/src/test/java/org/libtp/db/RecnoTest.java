@@ -2,7 +2,6 @@ package org.libtp.db;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.libtp.core.log.Durability;
 import org.libtp.core.testkit.Seeds;
 
 import java.nio.file.Path;
@@ -98,6 +97,29 @@ class RecnoTest {
                         assertTrue(c.prev());
                     }
                 }
+            }
+        }
+    }
+
+    @Test
+    void configReportsTheStoredRecordLengthAfterReopen() {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "r", RECNO)) {
+            assertEquals(LEN, db.config().recordLength());
+        }
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "r", DatabaseConfig.builder().type(DatabaseType.RECNO).build())) {
+            assertEquals(100, DatabaseConfig.builder().build().recordLength(), "what the caller passed");
+            assertEquals(LEN, db.config().recordLength(), "what the database stores");
+            assertEquals(DatabaseType.RECNO, db.config().type());
+            assertFalse(db.config().allowCreate());
+        }
+        java.util.Comparator<byte[]> reverse = (x, y) -> java.util.Arrays.compareUnsigned(y, x);
+        EnvironmentConfig orders = EnvironmentConfig.builder().keyOrder("reverse", reverse).build();
+        try (Environment env = Environment.open(dir, orders)) {
+            env.openDatabase(null, "b", DatabaseConfig.builder().allowCreate(true).keyOrder("reverse").build()).close();
+            try (Database b = env.openDatabase(null, "b", DatabaseConfig.defaults())) {
+                assertEquals("reverse", b.config().keyOrder(), "the recorded key order, not the caller's null");
             }
         }
     }

@@ -2,7 +2,6 @@ package org.libtp.db;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.libtp.core.log.Durability;
 import org.libtp.core.testkit.Seeds;
 
 import java.nio.charset.StandardCharsets;
@@ -31,10 +30,28 @@ class RecordApiTest {
 
     static final DatabaseConfig CREATE = DatabaseConfig.builder().allowCreate(true).build();
 
+    static Path mkdir(Path p) {
+        try {
+            return java.nio.file.Files.createDirectories(p);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aMissingDirectoryIsAnErrorNotANewEnvironment() {
+        Path missing = dir.resolve("no-such-dir");
+        org.libtp.core.EnvironmentAccessException e = assertThrows(org.libtp.core.EnvironmentAccessException.class,
+                () -> Environment.open(missing, EnvironmentConfig.defaults()));
+        assertTrue(e.getMessage().contains(missing.toString()) && e.getMessage().contains("does not exist; create it first"),
+                e.getMessage());
+        assertFalse(java.nio.file.Files.exists(missing), "nothing was created");
+    }
+
     @Test
     void everyModeStoresAndReads() {
         for (OpenMode mode : OpenMode.values()) {
-            Path home = dir.resolve(mode.name());
+            Path home = mkdir(dir.resolve(mode.name()));
             EnvironmentConfig cfg = EnvironmentConfig.builder().mode(mode).cacheBytes(1 << 20).build();
             try (Environment env = Environment.open(home, cfg); Database db = env.openDatabase(null, "d", CREATE)) {
                 for (int i = 0; i < 2000; i++) {
@@ -58,7 +75,7 @@ class RecordApiTest {
     @Test
     void updateReadsModifiesAndWritesInOneStep() {
         for (OpenMode mode : OpenMode.values()) {
-            Path home = dir.resolve("u" + mode);
+            Path home = mkdir(dir.resolve("u" + mode));
             EnvironmentConfig cfg = EnvironmentConfig.builder().mode(mode).cacheBytes(1 << 20).build();
             try (Environment env = Environment.open(home, cfg); Database db = env.openDatabase(null, "d", CREATE)) {
                 for (int i = 0; i < 500; i++) {
@@ -214,13 +231,77 @@ class RecordApiTest {
     }
 
     @Test
+    void aCursorWithoutATransactionReadsInAReadOnlyOneOfItsOwn() {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.builder().lockTimeoutMillis(300).build());
+             Database db = env.openDatabase(null, "c", CREATE)) {
+            db.put(null, b("k"), b("v"));
+            try (Cursor c = db.openCursor(null)) {
+                assertTrue(c.first());
+                IllegalStateException e = assertThrows(IllegalStateException.class, () -> c.put(b("w")));
+                assertTrue(e.getMessage().contains("pass a transaction"), e.getMessage());
+                assertThrows(IllegalStateException.class, c::delete);
+                assertArrayEquals(b("v"), c.data());
+                // Its transaction holds a read lock: a reader shares it, a writer times out.
+                assertArrayEquals(b("v"), db.get(null, b("k")));
+                assertThrows(org.libtp.core.LockTimeoutException.class, () -> db.put(null, b("k"), b("x")));
+            }
+            assertArrayEquals(b("v"), db.get(null, b("k")), "nothing changed");
+            db.put(null, b("k"), b("w")); // the cursor's read lock is gone with it
+        }
+    }
+
+    @Test
+    void closingTheEnvironmentAbortsTransactionsAndClosesCursorsLeftOpen() {
+        Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+        Database db = env.openDatabase(null, "c", CREATE);
+        db.put(null, b("kept"), b("1"));
+        Transaction t = env.beginTransaction();
+        db.put(t, b("lost"), b("2"));
+        Database other = env.openDatabase(null, "other", CREATE); // t write-locked c's only page
+        other.put(null, b("x"), b("y"));
+        Cursor own = other.openCursor(null);
+        assertTrue(own.first());
+        Cursor inTxn = db.openCursor(t);
+        assertTrue(inTxn.first());
+        Transaction done = env.beginTransaction();
+        done.commit();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            env.close();
+        } finally {
+            System.setErr(saved);
+        }
+        assertFalse(t.isActive(), "aborted by close");
+        assertFalse(own.isOpen());
+        assertFalse(inTxn.isOpen());
+        String log = err.toString(StandardCharsets.UTF_8);
+        assertTrue(log.contains("WARN") && log.contains("transaction " + t.id() + " is still active; aborting it"), log);
+        assertEquals(1, log.lines().filter(l -> l.contains("aborting it")).count(), "one line per transaction: " + log);
+        assertEquals(2, log.lines().filter(l -> l.contains("is still open; closing it")).count(), "one per cursor: " + log);
+        t.close(); // nothing left to do
+        assertThrows(IllegalStateException.class, t::commit);
+        try (Environment again = Environment.open(dir, EnvironmentConfig.defaults());
+             Database d = again.openDatabase(null, "c", DatabaseConfig.defaults())) {
+            assertArrayEquals(b("1"), d.get(null, b("kept")));
+            assertNull(d.get(null, b("lost")), "rolled back");
+            Cursor c = d.openCursor(null);
+            assertTrue(c.first());
+            d.close();
+            assertFalse(c.isOpen(), "closing a database closes its cursors");
+            assertEquals(0, again.stats().transactions().active(), "and ends their transactions");
+        }
+    }
+
+    @Test
     void catalogChangesAreTransactional() {
         try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
             try (Transaction t = env.beginTransaction()) {
                 env.openDatabase(t, "gone", CREATE).put(t, b("a"), b("1"));
                 t.abort();
             }
-            assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "gone", DatabaseConfig.defaults()));
+            assertThrows(org.libtp.core.DatabaseNotFoundException.class, () -> env.openDatabase(null, "gone", DatabaseConfig.defaults()));
             env.openDatabase(null, "x", CREATE).put(null, b("a"), b("1"));
             env.renameDatabase(null, "x", "y");
             assertEquals(List.of("y"), env.databaseNames());
@@ -234,7 +315,13 @@ class RecordApiTest {
             assertEquals(List.of("y"), env.databaseNames());
             env.removeDatabase(null, "y");
             assertEquals(List.of(), env.databaseNames());
-            assertThrows(IllegalArgumentException.class, () -> env.removeDatabase(null, "y"));
+            assertThrows(org.libtp.core.DatabaseNotFoundException.class, () -> env.removeDatabase(null, "y"));
+            org.libtp.core.DatabaseNotFoundException rn = assertThrows(org.libtp.core.DatabaseNotFoundException.class,
+                    () -> env.renameDatabase(null, "y", "z"));
+            assertTrue(rn.getMessage().contains("database y does not exist"), rn.getMessage());
+            env.openDatabase(null, "x2", CREATE).close();
+            assertThrows(IllegalArgumentException.class, () -> env.renameDatabase(null, "x2", "x2"),
+                    "renaming onto an existing name is still a bad argument");
             // Created again: empty (a new file), not the removed database's pages.
             try (Database y2 = env.openDatabase(null, "y", CREATE)) {
                 assertNull(y2.get(null, b("a")));
@@ -286,7 +373,7 @@ class RecordApiTest {
         assertThrows(IllegalArgumentException.class, () -> db.put(null, null, b("x")));
         assertThrows(IllegalArgumentException.class, () -> db.put(null, b("k"), null));
         assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "../x", CREATE));
-        assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "missing", DatabaseConfig.defaults()));
+        assertThrows(org.libtp.core.DatabaseNotFoundException.class, () -> env.openDatabase(null, "missing", DatabaseConfig.defaults()));
         Transaction ro = env.beginTransaction(Durability.SYNC, true);
         assertNull(db.get(ro, b("k")));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> db.put(ro, b("k"), b("v")));
@@ -304,7 +391,7 @@ class RecordApiTest {
         env.close();
         assertThrows(IllegalStateException.class, env::beginTransaction);
         assertThrows(IllegalStateException.class, () -> readOnly.get(null, b("k")));
-        try (Environment plain = Environment.open(dir.resolve("p"), EnvironmentConfig.builder().mode(OpenMode.SHARED).build())) {
+        try (Environment plain = Environment.open(mkdir(dir.resolve("p")), EnvironmentConfig.builder().mode(OpenMode.SHARED).build())) {
             assertThrows(IllegalStateException.class, plain::beginTransaction);
         }
     }
@@ -393,6 +480,37 @@ class RecordApiTest {
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> env.openDatabase(null, "r", DatabaseConfig.defaults()));
             assertTrue(e.getMessage().contains("reverse"), e.getMessage());
+        }
+    }
+
+    @Test
+    void theDocumentedSizeLimitsHold() {
+        for (int pageSize : new int[] {4096, 65536}) {
+            Path home = mkdir(dir.resolve("p" + pageSize));
+            EnvironmentConfig cfg = EnvironmentConfig.builder().pageSize(pageSize).cacheBytes(64L * pageSize)
+                    .logBufferSize(Math.max(1 << 20, 4 * pageSize)).durability(Durability.NO_SYNC).build();
+            try (Environment env = Environment.open(home, cfg); Database db = env.openDatabase(null, "s", CREATE)) {
+                assertEquals((pageSize - 48) / 8 - 8, db.maxKeyLength(), "the formula in the Javadoc");
+                byte[] longest = new byte[db.maxKeyLength()];
+                Arrays.fill(longest, (byte) 'k');
+                db.put(null, longest, b("ok"));
+                assertArrayEquals(b("ok"), db.get(null, longest));
+                db.put(null, b("empty"), new byte[0]);
+                assertArrayEquals(new byte[0], db.get(null, b("empty")));
+            }
+        }
+        assertEquals(498, (4096 - 48) / 8 - 8);
+        byte[] big = new byte[20 << 20]; // far above a quarter page: overflow pages
+        new Random(7).nextBytes(big);
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "big", CREATE)) {
+            db.put(null, b("big"), big);
+            assertArrayEquals(big, db.get(null, b("big")));
+        }
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "big", CREATE)) {
+            assertArrayEquals(big, db.get(null, b("big")), "after reopen");
+            assertEquals(List.of(), db.verify());
         }
     }
 

@@ -1,10 +1,12 @@
 package org.libtp.examples;
 
-import org.libtp.core.DeadlockException;
+import org.libtp.db.CursorIterable;
 import org.libtp.db.Database;
 import org.libtp.db.DatabaseConfig;
 import org.libtp.db.Environment;
+import org.libtp.db.Entry;
 import org.libtp.db.EnvironmentConfig;
+import org.libtp.db.KeyRange;
 import org.libtp.db.Transaction;
 
 import java.nio.ByteBuffer;
@@ -55,7 +57,7 @@ public final class BankDemo {
         if (args.length >= 3 && args[0].equals("--teller")) {
             System.exit(teller(Paths.get(args[1]), Integer.parseInt(args[2]), "child") >= 0 ? 0 : 1);
         }
-        Path dir = args.length > 0 ? Paths.get(args[0]) : Files.createTempDirectory("libtp-bank");
+        Path dir = args.length > 0 ? Files.createDirectories(Paths.get(args[0])) : Files.createTempDirectory("libtp-bank");
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         System.out.println("LibTP bank demo: environment " + dir.toAbsolutePath());
         try (Environment env = Environment.open(dir, CONFIG);
@@ -94,13 +96,13 @@ public final class BankDemo {
     }
 
     static long total(Database db) {
-        long[] sum = {0};
-        try (var c = db.openCursor(null)) {
-            while (c.next()) {
-                sum[0] += amount(c.data());
+        try (CursorIterable accounts = db.entries(null, KeyRange.all())) {
+            long sum = 0;
+            for (Entry e : accounts) {
+                sum += amount(e.data());
             }
+            return sum;
         }
-        return sum[0];
     }
 
     static int teller(Path dir, int seconds, String who) {
@@ -115,25 +117,23 @@ public final class BankDemo {
         Random rnd = new Random();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         int commits = 0;
-        int deadlocks = 0;
+        int[] attempts = {0};
         while (System.nanoTime() < end) {
             int a = rnd.nextInt(ACCOUNTS);
             int b = (a + 1 + rnd.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
             long x = 1 + rnd.nextInt(100);
-            Transaction t = env.beginTransaction();
-            try {
+            // Begins, runs, commits; a deadlock victim is aborted and run again.
+            env.runInTransaction(t -> {
+                attempts[0]++;
                 // update: read-modify-write in one step, the page write-locked from the start
                 // (a get then a put would make two tellers deadlock on the lock upgrade)
                 db.update(t, account(a), v -> amount(amount(v) - x));
                 db.update(t, account(b), v -> amount(amount(v) + x));
-                t.commit();
-                commits++;
-            } catch (DeadlockException e) {
-                t.abort();
-                deadlocks++;
-            }
+            });
+            commits++;
         }
-        System.out.printf("[%s pid %d] %,d transfers in %d s = %,.0f durable transactions/s (%d deadlock victims retried)%n",
+        int deadlocks = attempts[0] - commits;
+        System.out.printf("[%s pid %d] %,d transfers in %d s = %,.0f durable transactions/s (%d retried by runInTransaction after a deadlock)%n",
                 who, ProcessHandle.current().pid(), commits, seconds, commits / (double) seconds, deadlocks);
         return commits;
     }

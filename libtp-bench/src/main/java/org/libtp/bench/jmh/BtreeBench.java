@@ -1,10 +1,10 @@
 package org.libtp.bench.jmh;
 
 import org.libtp.bench.TempDirs;
-import org.libtp.core.log.Durability;
 import org.libtp.db.Cursor;
 import org.libtp.db.Database;
 import org.libtp.db.DatabaseConfig;
+import org.libtp.db.Durability;
 import org.libtp.db.Environment;
 import org.libtp.db.EnvironmentConfig;
 import org.libtp.db.OpenMode;
@@ -80,10 +80,10 @@ public class BtreeBench {
             keys[i] = String.format("key%08d", (i * 7919L) % KEYS).getBytes(StandardCharsets.UTF_8);
         }
         DatabaseConfig create = DatabaseConfig.builder().allowCreate(true).build();
-        tpEnv = Environment.open(dir.resolve("tp"), EnvironmentConfig.builder().durability(Durability.NO_SYNC)
+        tpEnv = Environment.open(Files.createDirectories(dir.resolve("tp")), EnvironmentConfig.builder().durability(Durability.NO_SYNC)
                 .cacheBytes(128L << 20).build());
         tp = tpEnv.openDatabase(null, "bench", create);
-        plainEnv = Environment.open(dir.resolve("plain"), EnvironmentConfig.builder().mode(OpenMode.UNPROTECTED)
+        plainEnv = Environment.open(Files.createDirectories(dir.resolve("plain")), EnvironmentConfig.builder().mode(OpenMode.UNPROTECTED)
                 .cacheBytes(128L << 20).build());
         plain = plainEnv.openDatabase(null, "bench", create);
         Files.createDirectories(dir.resolve("lmdb"));

@@ -1,9 +1,9 @@
 package org.libtp.bench.oo1;
 
-import org.libtp.core.log.Durability;
 import org.libtp.db.Cursor;
 import org.libtp.db.Database;
 import org.libtp.db.DatabaseConfig;
+import org.libtp.db.Durability;
 import org.libtp.db.DatabaseType;
 import org.libtp.db.Environment;
 import org.libtp.db.EnvironmentConfig;

@@ -110,6 +110,11 @@ public final class SharedTxnManager implements TransactionManager {
     private final FailCheckListener listener = this::cleanUpDead;
     private final List<TxnEndListener> endListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    /** This process ran recovery when it opened the manager (it rebuilt the regions). */
+    private boolean ranRecovery;
+    private final java.util.concurrent.atomic.LongAdder begun = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder committed = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder aborted = new java.util.concurrent.atomic.LongAdder();
 
     private SharedTxnManager(Environment env, SharedLog log, TxnConfig config, Region region,
                              List<ResourceManager> rms) {
@@ -149,6 +154,7 @@ public final class SharedTxnManager implements TransactionManager {
             if (tm.mem.getIntVolatile(OFF_STATE) == 0) {
                 tm.mem.putInt(OFF_MAX, config.maxTransactions());
                 tm.recover();
+                tm.ranRecovery = true;
                 tm.mem.putIntVolatile(OFF_STATE, 1);
             } else if (tm.mem.getInt(OFF_MAX) != config.maxTransactions()) {
                 throw new IllegalArgumentException("maxTransactions " + config.maxTransactions()
@@ -200,6 +206,7 @@ public final class SharedTxnManager implements TransactionManager {
                     mem.putIntVolatile(e + E_STATE, RUNNING);
                     mem.getAndAddInt(OFF_ACTIVE, 1);
                     log.activeTransactions(1);
+                    begun.increment();
                     return new Transaction(this, i, id, durability);
                 }
             }
@@ -326,6 +333,7 @@ public final class SharedTxnManager implements TransactionManager {
     /** Frees the transaction's table entry. */
     private void finish(Transaction t) {
         t.finished = true;
+        (t.finishedCommitted ? committed : aborted).increment();
         long e = entry(t.slot);
         mem.putIntVolatile(e + E_STATE, FREE);
         mem.getAndAddInt(OFF_ACTIVE, -1);
@@ -443,6 +451,30 @@ public final class SharedTxnManager implements TransactionManager {
     @Override
     public int activeCount() {
         return mem.getIntVolatile(OFF_ACTIVE);
+    }
+
+    /**
+     * True if this process ran the recovery pass when it opened the manager: it was the first to
+     * open the environment after its regions were (re)built. Together with
+     * {@code environment().wasUnclean()} it tells whether this open recovered from a crash.
+     */
+    public boolean ranRecovery() {
+        return ranRecovery;
+    }
+
+    /** Transactions this process began since it opened the manager. */
+    public long begunCount() {
+        return begun.sum();
+    }
+
+    /** Transactions of this process that committed since it opened the manager. */
+    public long committedCount() {
+        return committed.sum();
+    }
+
+    /** Transactions of this process that aborted since it opened the manager. */
+    public long abortedCount() {
+        return aborted.sum();
     }
 
     // ------------------------------------------------------------------ checkpoints
