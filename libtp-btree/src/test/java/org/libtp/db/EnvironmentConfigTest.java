@@ -149,7 +149,7 @@ class EnvironmentConfigTest {
 
     @Test
     void tooManyLocksNamesTheSetting() {
-        try (Environment env = Environment.open(dir, EnvironmentConfig.builder().maxLocks(20).build());
+        try (Environment env = Environment.open(dir, EnvironmentConfig.builder().maxLocks(20).lockEscalationThreshold(0).build());
              Database db = env.openDatabase(null, "d", DatabaseConfig.builder().allowCreate(true).build())) {
             byte[] v = new byte[500];
             try (Transaction t = env.beginTransaction()) {

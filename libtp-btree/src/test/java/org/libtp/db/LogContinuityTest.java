@@ -152,7 +152,7 @@ class LogContinuityTest {
         }
         Map<String, byte[]> before = snapshot();
         CorruptionException e = refusedOpen();
-        assertTrue(e.getMessage().contains("ends at LSN") && e.getMessage().contains("resetLog"), e.getMessage());
+        assertTrue(e.getMessage().contains("ends in log.") && e.getMessage().contains("at LSN") && e.getMessage().contains("resetLog"), e.getMessage());
         assertUnchanged(before);
     }
 

@@ -225,8 +225,10 @@ class BufferPoolTest {
             assertThrows(IllegalArgumentException.class, () -> f.bp.get(f.file, -1, BufferManager.CREATE));
             assertThrows(IllegalArgumentException.class, () -> f.bp.get(12345, 0, BufferManager.CREATE));
             assertThrows(IllegalArgumentException.class, () -> f.bp.get(f.file, 0, 8));
-            IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> f.bp.get(f.file, 5, 0));
-            assertTrue(missing.getMessage().contains("CREATE"), missing.getMessage());
+            // Access methods ask for pages their own pages point to: one past the end is damage.
+            CorruptionException missing = assertThrows(CorruptionException.class, () -> f.bp.get(f.file, 5, 0));
+            assertTrue(missing.getMessage().contains("does not exist") && missing.getMessage().contains(PageFixture.FILE),
+                    missing.getMessage());
             Page p = f.bp.get(f.file, 0, BufferManager.CREATE);
             assertThrows(IndexOutOfBoundsException.class, () -> p.getLong(4090));
             assertThrows(IndexOutOfBoundsException.class, () -> p.getInt(-1));
