@@ -195,7 +195,7 @@ public final class Environment implements AutoCloseable {
                 files.length == 0 ? 0 : files[files.length - 1], tp.txn().lastCheckpoint());
         org.libtp.core.lock.LockStats l = tp.locks().stats();
         org.libtp.core.lock.LockConfig lc = tp.locks().config();
-        EnvironmentStats.Locks locks = new EnvironmentStats.Locks(l.requests(), l.waits(), l.deadlocks(), l.timeouts(),
+        EnvironmentStats.Locks locks = new EnvironmentStats.Locks(l.requests(), l.waits(), l.deadlocks(), l.timeouts(), l.escalations(),
                 l.locksInUse(), lc.maxLocks(), l.objectsInUse(), lc.maxObjects());
         org.libtp.core.buffer.BufferStats b = tp.buffers().stats();
         EnvironmentStats.Cache cache = new EnvironmentStats.Cache(b.hits(), b.misses(), b.reads(), b.writes(),

@@ -46,17 +46,19 @@ public record EnvironmentStats(Log log, Locks locks, Cache cache, Transactions t
      * @param waits        requests that had to wait
      * @param deadlocks    deadlock victims chosen
      * @param timeouts     requests that timed out
+     * @param escalations  database locks taken in place of more page locks
+     *                     ({@link EnvironmentConfig#lockEscalationThreshold()})
      * @param locksInUse   lock requests in the table now (granted and waiting)
      * @param maxLocks     the table's capacity ({@link EnvironmentConfig#maxLocks()})
      * @param objectsInUse locked objects (pages) now
      * @param maxObjects   their capacity ({@link EnvironmentConfig#maxLockObjects()})
      */
-    public record Locks(long requests, long waits, long deadlocks, long timeouts, int locksInUse, int maxLocks,
-                        int objectsInUse, int maxObjects) {
+    public record Locks(long requests, long waits, long deadlocks, long timeouts, long escalations, int locksInUse,
+                        int maxLocks, int objectsInUse, int maxObjects) {
         @Override
         public String toString() {
             return "locks: " + requests + " requests, " + waits + " waits, " + deadlocks + " deadlocks, " + timeouts
-                    + " timeouts; " + locksInUse + " of " + maxLocks + " locks, " + objectsInUse + " of " + maxObjects
+                    + " timeouts, " + escalations + " escalations; " + locksInUse + " of " + maxLocks + " locks, " + objectsInUse + " of " + maxObjects
                     + " objects in use";
         }
     }

@@ -230,6 +230,12 @@ public final class SharedLockManager implements LockManager {
     private final Transaction[] local;
     /** This JVM's transactions' file locks by locker slot (see {@link FileLocks}). */
     private final FileLocks[] fileLocks;
+    /**
+     * Page locks of one file after which a transaction tries to lock the file instead: the
+     * configured threshold, but at most a quarter of the table, so one transaction's scan
+     * escalates before it fills the table for everyone (0 = never).
+     */
+    private final int escalateAt;
     private final SharedSemaphore[] waiters;
     private final ThreadLocal<Wakeups> wakeups = ThreadLocal.withInitial(Wakeups::new);
     private final long detectorWord;
@@ -256,6 +262,8 @@ public final class SharedLockManager implements LockManager {
         this.maxLockers = lay.maxLockers;
         this.local = new Transaction[lay.maxLockers];
         this.fileLocks = new FileLocks[lay.maxLockers];
+        this.escalateAt = config.escalationThreshold() == 0 ? 0
+                : Math.max(1, Math.min(config.escalationThreshold(), Math.min(lay.maxLocks, lay.maxObjects) / 4));
         this.waiters = new SharedSemaphore[maxLockers];
         int slot = env.processSlot();
         long gen = env.slotGeneration(slot);
@@ -454,8 +462,7 @@ public final class SharedLockManager implements LockManager {
             return;
         }
         int n = fl.counted(fileId, mode == LockMode.WRITE);
-        int threshold = config.escalationThreshold();
-        if (threshold > 0 && n % threshold == 0 && !fl.escalated(fileId)) {
+        if (escalateAt > 0 && n % escalateAt == 0 && !fl.escalated(fileId)) {
             escalate(txn, fl, fileId, false, false);
         }
     }
@@ -478,8 +485,43 @@ public final class SharedLockManager implements LockManager {
         fl.hold(fileId, target);
         fl.markEscalated(fileId);
         ctl.getAndAddLong(OFF_ESCALATIONS, 1);
+        releaseCovered(txn, fileId, target);
         LOG.debug("transaction {} locked file {} {} instead of more page locks", txn.id(), fileId, LockMode.of(target));
         return true;
+    }
+
+    /**
+     * Gives back {@code txn}'s granted page locks of file {@code fileId} that its file lock in
+     * mode {@code fileMode} covers, so the table has room for others again. Only the
+     * transaction's own thread changes its chain, so it is walked without a latch; each request
+     * is released under its partition's.
+     */
+    private void releaseCovered(Transaction txn, int fileId, int fileMode) {
+        long lk = locker(txn.slot());
+        int c = mem.getIntVolatile(lk + L_CHAIN);
+        while (c != 0) {
+            int r = c - 1;
+            long ra = req(r);
+            int next = (int) mem.getLong(ra + R_LNEXT);
+            int p = mem.getIntVolatile(ra + R_PART);
+            int posts = 0;
+            Latch latch = partLatches[p];
+            latch.acquire();
+            try {
+                long oa = obj(mem.getInt(ra + R_OBJ) - 1);
+                if (mem.getInt(oa + O_FILE) == fileId && mem.getLong(oa + O_PAGE) != LockObject.WHOLE_FILE
+                        && mem.getInt(ra + R_STATUS) == ST_GRANTED && mem.getInt(ra + R_PENDING) == 0
+                        && LockMode.covers(fileMode, mem.getInt(ra + R_MODE))) {
+                    posts = releaseRequest(p, lk, r);
+                }
+            } finally {
+                latch.release();
+            }
+            if (posts > 0) {
+                flushWakeups();
+            }
+            c = next;
+        }
     }
 
     /** The file locks this process knows transaction {@code txn} to hold (created at its first lock). */

@@ -99,6 +99,7 @@ class LockHierarchyTest {
             assertEquals(1, f.lm.stats().escalations());
             assertEquals(READ, f.lm.heldMode(a, FILE));
             int inUse = f.lm.stats().locksInUse();
+            assertEquals(1, inUse, "the covered page locks went back to the table: only the file's READ is left");
             for (int p = 10; p < 1000; p++) {
                 f.lm.lock(a, page(p), READ, 0);
                 f.lm.unlock(a, page(p)); // a B-tree gives some back: covered, nothing to do
