@@ -45,6 +45,12 @@
  *     by default) behind a holder that is alive but does not finish</td>
  *     <td>abort and retry; if it recurs, find the transaction that is never committed or aborted
  *     (the message names the lock)</td></tr>
+ * <tr><td>{@link org.libtp.core.SelfDeadlockException}</td>
+ *     <td>a lock request would wait for a transaction that the same thread last used (an
+ *     auto-commit call, or a second transaction, while the thread's own transaction holds the
+ *     page): it could never be granted, so it is refused at once instead of hanging</td>
+ *     <td>do the call in that transaction (pass it instead of null), or end it first; retrying
+ *     as it is cannot succeed</td></tr>
  * <tr><td>{@link org.libtp.core.LockNotGrantedException}</td>
  *     <td>a lock asked for without waiting was not free (not thrown by this package's operations,
  *     which wait)</td>
@@ -55,14 +61,20 @@
  *     <td>abort; raise the setting named (it takes effect when the environment is next created,
  *     after every process closed it), or make transactions smaller</td></tr>
  * <tr><td>{@link org.libtp.core.DatabaseNotFoundException}</td>
- *     <td>the database named does not exist (opened without {@code allowCreate}, removed or
- *     renamed)</td>
+ *     <td>the database named does not exist (opened without {@code allowCreate}), or the handle
+ *     used refers to a database removed or renamed since, by this or another process</td>
  *     <td>create it ({@code DatabaseConfig.allowCreate(true)}) or use the right name; nothing
  *     changed</td></tr>
  * <tr><td>{@link org.libtp.core.EnvironmentAccessException}</td>
  *     <td>at open: the directory does not exist, is not a directory or is not writable, or an
  *     I/O error; the message names the path</td>
  *     <td>create the directory or fix its permissions; nothing changed</td></tr>
+ * <tr><td>{@link org.libtp.core.ConfigMismatchException}</td>
+ *     <td>at open: other processes have the environment open in another {@link org.libtp.db.OpenMode}
+ *     or with another size setting (page size, cache, table sizes, log file size); the message
+ *     names each setting with the running value and this process's</td>
+ *     <td>open with the running values, or close the environment everywhere first; nothing
+ *     changed</td></tr>
  * <tr><td>{@link org.libtp.core.RunRecoveryException}</td>
  *     <td>the environment has failed: a process died holding a latch or pinned pages, or a log
  *     force failed; every call in every process throws it</td>
@@ -72,7 +84,10 @@
  *     <td>a page or file failed its checksum or another check; the message names the file and
  *     page; no wrong data was returned</td>
  *     <td>restore the file from a backup; {@link org.libtp.db.Database#verify()} lists what is
- *     damaged</td></tr>
+ *     damaged. At open, a log cut short, emptied or deleted under pages that carry its LSNs is
+ *     refused with nothing changed: restore the directory, or accept possibly incomplete
+ *     transactions with {@link org.libtp.db.Environment#resetLog}; a damaged or missing file
+ *     registry ({@code __libtp.files}): {@link org.libtp.db.Environment#rebuildFileRegistry}</td></tr>
  * <tr><td>{@link org.libtp.core.VersionMismatchException}</td>
  *     <td>at open: a file written by another program or an incompatible LibTP version</td>
  *     <td>open it with the version that wrote it; nothing changed</td></tr>
