@@ -597,11 +597,18 @@ public final class SharedLog implements LogManager {
         try {
             writeBehind.execute(() -> {
                 try {
-                    if (!closed && !env.isFailed()) {
+                    if (!closed && !env.isFailed() && !removed(n)) {
                         file(n).force();
                     }
                 } catch (java.nio.channels.ClosedChannelException e) {
                     LOG.debug("write-behind force of {} skipped: closed", LogFileHeader.fileName(n));
+                } catch (java.nio.file.NoSuchFileException e) {
+                    if (!removed(n)) {
+                        env.fail("background force of log file " + LogFileHeader.fileName(n) + " in "
+                                + storage.directory() + " failed: the file is gone (" + e + ")");
+                    }
+                    // Removed meanwhile by a checkpoint: it was forced before the next file was
+                    // created, and no longer needed.
                 } catch (IOException e) {
                     env.fail("background force of log file " + LogFileHeader.fileName(n) + " in "
                             + storage.directory() + " failed (" + e + "); the kernel may have dropped its pages");
@@ -1002,6 +1009,11 @@ public final class SharedLog implements LogManager {
                 break;
             }
         }
+    }
+
+    /** True if log file {@code n} was removed as no longer needed (by any process). */
+    private boolean removed(int n) {
+        return n < mem.getLongVolatile(OFF_REMOVED_BELOW);
     }
 
     /** Highest {@code removedBelow} this process has closed its handles for. */
