@@ -28,7 +28,15 @@ class LockLayoutTest {
         assertEquals(512, OFF_OBJ_FREE);
         assertEquals(576, OFF_DEADLOCKS);
         assertEquals(584, OFF_TIMEOUTS);
-        assertTrue(OFF_TIMEOUTS + 8 <= CTL_SIZE);
+        assertEquals(592, OFF_ESCALATIONS);
+        assertTrue(OFF_ESCALATIONS + 8 <= CTL_SIZE);
+        assertEquals(2, LAYOUT_VERSION);
+        // Mode ordinals are stored in the table: never renumbered.
+        assertEquals(0, LockMode.READ.ordinal());
+        assertEquals(1, LockMode.WRITE.ordinal());
+        assertEquals(2, LockMode.IREAD.ordinal());
+        assertEquals(3, LockMode.IWRITE.ordinal());
+        assertEquals(4, LockMode.READ_IWRITE.ordinal());
         // The two free-list heads are CAS targets of every process: one cache line each.
         assertEquals(0, OFF_REQ_FREE % 64);
         assertEquals(0, OFF_OBJ_FREE % 64);
