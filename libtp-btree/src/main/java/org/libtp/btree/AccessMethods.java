@@ -68,6 +68,23 @@ public final class AccessMethods {
         return new Tree(new Btree(tp.buffers(), fileId, Btree.resolve(name, orders, fileId), name, epochs));
     }
 
+    /**
+     * What kind of database file {@code fileId} holds, from its meta page: "BTREE", "RECNO", or
+     * null if page 0 is neither (never written, or damaged). For salvage.
+     */
+    public String kindOf(int fileId) {
+        if (tp.buffers().pageCount(fileId) == 0) {
+            return null;
+        }
+        org.libtp.core.buffer.Page p = tp.buffers().get(fileId, 0, 0);
+        try {
+            int t = p.type();
+            return t == BtreePage.META ? "BTREE" : t == Recno.META_TYPE ? "RECNO" : null;
+        } finally {
+            tp.buffers().unpin(p, false);
+        }
+    }
+
     /** A recno database on registered file {@code fileId}. */
     public Recno recno(int fileId) {
         return new Recno(tp.buffers(), tp.pages(), tp.locks(), fileId);

@@ -7,6 +7,7 @@ import org.libtp.core.lock.LockObject;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The catalog: a B-tree (file {@code catalog.libtp}) from database name to
@@ -187,6 +188,55 @@ final class Catalog {
         }
         byte[] v = tree.get(t, bytes(name));
         return v == null ? null : fileName(new String(v, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Salvage: enters every registered data file that no catalog entry names under a name taken
+     * from its file name ({@code NAME.db} or {@code NAME+N.db}; a name already taken gets
+     * {@code .salvagedK}), with the type its meta page shows. Returns the names entered.
+     */
+    List<String> adoptUnnamedFiles() {
+        Map<String, String> byFile = new java.util.HashMap<>();
+        inTxn(null, false, t -> {
+            tree.scan(t, null, (k, d) -> {
+                byFile.put(fileName(new String(d, StandardCharsets.UTF_8)), new String(k, StandardCharsets.UTF_8));
+                return true;
+            });
+            return null;
+        });
+        List<String> adopted = new ArrayList<>();
+        List<String> files = new ArrayList<>(env.tp.buffers().registeredNames());
+        java.util.Collections.sort(files);
+        for (String f : files) {
+            if (f.equals(FILE) || byFile.containsKey(f) || !f.endsWith(".db")) {
+                continue;
+            }
+            int id = env.tp.buffers().open(f);
+            String kind = env.am.kindOf(id);
+            if (kind == null) {
+                org.slf4j.LoggerFactory.getLogger(Catalog.class).warn("salvage: data file {} of {} has no readable meta "
+                        + "page; it is left out of the catalog", f, env.home());
+                continue;
+            }
+            String base = f.substring(0, f.length() - 3);
+            int plus = base.indexOf('+');
+            String name = plus > 0 ? base.substring(0, plus) : base;
+            String candidate = name;
+            for (int k = 1; names().contains(candidate); k++) {
+                candidate = name + ".salvaged" + k;
+            }
+            String value = "1|" + kind + "|" + f;
+            if ("RECNO".equals(kind)) {
+                org.libtp.btree.Recno r = env.am.recno(id);
+                r.open();
+                value += "|" + r.recordLength();
+            }
+            String chosen = candidate;
+            String entry = value;
+            inTxn(null, t -> tree.put(t, bytes(chosen), bytes(entry), true));
+            adopted.add(chosen);
+        }
+        return adopted;
     }
 
     List<String> names() {

@@ -165,6 +165,42 @@ public final class Environment implements AutoCloseable {
         return org.libtp.core.txn.Repair.rebuildFileRegistry(dir).size();
     }
 
+    /**
+     * Salvage of a damaged catalog ({@code catalog.libtp}, the file naming the databases): moves
+     * it into a subdirectory {@code damaged-<time>} of {@code dir}, starts a new log as
+     * {@link #resetLog} does (the old log names the catalog's pages), opens the environment with
+     * {@code config} (register the key orders the databases use) and enters every data file
+     * into a new catalog under the name its file carries ({@code NAME.db}; a database that was
+     * re-created also left {@code NAME+N.db}, entered as {@code NAME.salvagedK}), with the type
+     * its meta page shows. Removed databases whose files remain come back too: remove them again.
+     * No process may have the environment open. Returns the names entered.
+     *
+     * @throws IllegalStateException if another process has the environment open
+     * @throws org.libtp.core.CorruptionException if a data file is damaged as well
+     */
+    public static List<String> rebuildCatalog(Path dir, EnvironmentConfig config) {
+        if (dir == null || config == null) {
+            throw new IllegalArgumentException("directory and config must not be null");
+        }
+        Path catalog = dir.resolve(Catalog.FILE);
+        if (java.nio.file.Files.exists(catalog)) {
+            try {
+                Path aside = dir.resolve("damaged-" + System.currentTimeMillis());
+                java.nio.file.Files.createDirectories(aside);
+                java.nio.file.Files.move(catalog, aside.resolve(Catalog.FILE));
+            } catch (java.io.IOException e) {
+                throw new org.libtp.core.EnvironmentAccessException("cannot move the damaged catalog " + catalog
+                        + " aside: " + e, e);
+            }
+        }
+        org.libtp.core.txn.Repair.resetLog(dir); // also rebuilds the file registry, now without the catalog
+        try (Environment env = open(dir, config)) {
+            List<String> names = env.catalog.adoptUnnamedFiles();
+            LOG.warn("rebuilt the catalog of {}: {}", dir, names);
+            return names;
+        }
+    }
+
     public EnvironmentConfig config() {
         return config;
     }

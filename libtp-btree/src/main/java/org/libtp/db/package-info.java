@@ -87,7 +87,8 @@
  *     damaged. At open, a log cut short, emptied or deleted under pages that carry its LSNs is
  *     refused with nothing changed: restore the directory, or accept possibly incomplete
  *     transactions with {@link org.libtp.db.Environment#resetLog}; a damaged or missing file
- *     registry ({@code __libtp.files}): {@link org.libtp.db.Environment#rebuildFileRegistry}</td></tr>
+ *     registry ({@code __libtp.files}): {@link org.libtp.db.Environment#rebuildFileRegistry}; a damaged
+ *     catalog ({@code catalog.libtp}): {@link org.libtp.db.Environment#rebuildCatalog}</td></tr>
  * <tr><td>{@link org.libtp.core.VersionMismatchException}</td>
  *     <td>at open: a file written by another program or an incompatible LibTP version</td>
  *     <td>open it with the version that wrote it; nothing changed</td></tr>

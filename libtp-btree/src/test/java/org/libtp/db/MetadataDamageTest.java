@@ -117,4 +117,31 @@ class MetadataDamageTest {
         CorruptionException e = refused(dir);
         assertTrue(e.getMessage().contains("catalog.libtp") && e.getMessage().contains("page 1"), e.getMessage());
     }
+
+    @Test
+    void aDamagedCatalogIsSalvagedFromTheDataFiles() throws Exception {
+        populate(dir);
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database r = env.openDatabase(null, "r", DatabaseConfig.builder().allowCreate(true)
+                     .type(DatabaseType.RECNO).recordLength(16).build())) {
+            r.append(null, new byte[16]);
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(dir.resolve("catalog.libtp").toFile(), "rw")) {
+            raf.seek(2 * 4096 + 2000);
+            raf.write(raf.read() ^ 0x01);
+        }
+        CorruptionException e = refused(dir);
+        assertTrue(e.getMessage().contains("catalog.libtp"), e.getMessage());
+        java.util.List<String> names = Environment.rebuildCatalog(dir, EnvironmentConfig.defaults());
+        assertEquals(java.util.List.of("a", "c", "r"), names.stream().sorted().toList());
+        assertIntact(dir);
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database r = env.openDatabase(null, "r", DatabaseConfig.builder().type(DatabaseType.RECNO).build())) {
+            assertEquals(16, r.config().recordLength());
+            assertEquals(1, r.count(null));
+        }
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            assertTrue(s.anyMatch(p -> p.getFileName().toString().startsWith("damaged-")), "the damaged catalog is kept aside");
+        }
+    }
 }

@@ -467,6 +467,12 @@ public final class SharedBufferPool implements BufferManager {
         }
     }
 
+    /** Names of the registered data files. */
+    public List<String> registeredNames() {
+        checkOpen();
+        return new java.util.ArrayList<>(registered().values());
+    }
+
     private Map<Integer, String> registered() {
         Map<Integer, String> out = new TreeMap<>();
         for (int i = 1; i <= lay.maxFiles; i++) {
