@@ -90,6 +90,21 @@ public record LogAnchor(long envId, long logId, long minEndLsn, long createdMill
         return new LogAnchor(b.getLong(OFF_ENV_ID), b.getLong(OFF_LOG_ID), b.getLong(OFF_MIN_END), b.getLong(OFF_CREATED));
     }
 
+    /** The anchor of the environment in {@code storage}'s directory, or null if it has none. */
+    public static LogAnchor read(org.libtp.core.storage.Storage storage) throws java.io.IOException {
+        if (!storage.exists(FILE)) {
+            return null;
+        }
+        try (org.libtp.core.storage.StorageFile f = storage.open(FILE, false)) {
+            byte[] b = new byte[(int) Math.min(f.size(), 4096)];
+            ByteBuffer bb = ByteBuffer.wrap(b);
+            while (bb.hasRemaining() && f.read(bb, bb.position()) > 0) {
+                // until the end of the file or of the buffer
+            }
+            return decode(storage.directory().resolve(FILE).toString(), b);
+        }
+    }
+
     /** What to do about a damaged or missing anchor. */
     static final String RESTORE = "Restore the environment directory from a backup; or, accepting that changes of "
             + "transactions the log no longer holds may be incomplete, reset the data files' LSNs and start a new "

@@ -174,7 +174,7 @@ public final class SharedLog implements LogManager {
                     numbers.add(k);
                 }
             }
-            LogAnchor anchor = readAnchor();
+            LogAnchor anchor = LogAnchor.read(storage);
             if (anchor == null) {
                 if (!numbers.isEmpty()) {
                     throw new CorruptionException("the log anchor " + where(LogAnchor.FILE) + " is missing but log files "
@@ -251,21 +251,6 @@ public final class SharedLog implements LogManager {
 
     private String where(String name) {
         return storage.directory().resolve(name).toString();
-    }
-
-    /** The anchor, or null if there is none. */
-    private LogAnchor readAnchor() throws IOException {
-        if (!storage.exists(LogAnchor.FILE)) {
-            return null;
-        }
-        try (StorageFile f = storage.open(LogAnchor.FILE, false)) {
-            byte[] b = new byte[(int) Math.min(f.size(), 4096)];
-            ByteBuffer bb = ByteBuffer.wrap(b);
-            while (bb.hasRemaining() && f.read(bb, bb.position()) > 0) {
-                // read all
-            }
-            return LogAnchor.decode(where(LogAnchor.FILE), b);
-        }
     }
 
     /**

@@ -9,12 +9,10 @@ import org.libtp.core.log.LogAnchor;
 import org.libtp.core.log.LogFileHeader;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.storage.Storage;
-import org.libtp.core.storage.StorageFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Map;
@@ -52,16 +50,14 @@ public final class Repair {
             long envId = new SecureRandom().nextLong();
             long created = System.currentTimeMillis();
             try {
-                if (storage.exists(LogAnchor.FILE)) {
-                    try (StorageFile f = storage.open(LogAnchor.FILE, false)) {
-                        byte[] b = new byte[(int) Math.min(f.size(), 4096)];
-                        f.readFully(ByteBuffer.wrap(b), 0);
-                        LogAnchor old = LogAnchor.decode(home.resolve(LogAnchor.FILE).toString(), b);
+                try {
+                    LogAnchor old = LogAnchor.read(storage);
+                    if (old != null) {
                         envId = old.envId();
                         created = old.createdMillis();
-                    } catch (CorruptionException | IOException e) {
-                        LOG.warn("the old log anchor of {} is unreadable ({}); the environment gets a new id", home, e.toString());
                     }
+                } catch (CorruptionException | org.libtp.core.VersionMismatchException | IOException e) {
+                    LOG.warn("the old log anchor of {} is unreadable ({}); the environment gets a new id", home, e.toString());
                 }
                 long pages = 0;
                 // The registry from the files' headers, which take this environment's id.
@@ -102,14 +98,8 @@ public final class Repair {
                 throw new IllegalStateException("environment " + home + " is open in " + (env.busyProcessSlots() - 1)
                         + " other process(es); close it everywhere before rebuilding its file registry");
             }
-            long envId = 0;
-            if (storage.exists(LogAnchor.FILE)) {
-                try (StorageFile f = storage.open(LogAnchor.FILE, false)) {
-                    byte[] b = new byte[(int) Math.min(f.size(), 4096)];
-                    f.readFully(ByteBuffer.wrap(b), 0);
-                    envId = LogAnchor.decode(home.resolve(LogAnchor.FILE).toString(), b).envId();
-                }
-            }
+            LogAnchor anchor = LogAnchor.read(storage);
+            long envId = anchor == null ? 0 : anchor.envId();
             Map<Integer, String> reg = DataFiles.rebuildRegistry(storage, envId);
             LOG.warn("rebuilt the file registry of {} from {} data file headers: {}", home, reg.size(), reg);
             return reg;
