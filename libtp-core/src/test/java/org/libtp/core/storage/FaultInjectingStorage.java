@@ -169,6 +169,16 @@ public final class FaultInjectingStorage implements Storage {
     }
 
     /** The next write or preallocation (of any file) writes nothing and throws an IOException. */
+    /**
+     * Writes to files whose names {@code files} accepts are kept or lost whole at a crash, never
+     * torn: a device with atomic writes of their size (for data pages: 4 KiB atomic write units).
+     */
+    public synchronized void atomicWrites(Predicate<String> files) {
+        atomicWrites = files;
+    }
+
+    private volatile Predicate<String> atomicWrites = name -> false;
+
     public synchronized void failNextWrite() {
         shortWriteBytes = 0;
     }
@@ -827,10 +837,10 @@ public final class FaultInjectingStorage implements Storage {
             String name = where.get(n);
             if (name != null) {
                 try (StorageFile f = delegate.open(name, false)) {
-                    undo(n, f, dataMode, rnd, r, name);
+                    undo(n, f, dataMode, rnd, r, name, atomicWrites.test(name));
                 }
             } else if (n.keepAlive != null) {
-                undo(n, n.keepAlive, dataMode, rnd, r, "(unlinked " + n + ")");
+                undo(n, n.keepAlive, dataMode, rnd, r, "(unlinked " + n + ")", false);
             }
         }
 
@@ -895,7 +905,7 @@ public final class FaultInjectingStorage implements Storage {
      * kept by newer operations (the file may not shrink below it); {@code fixed}: bytes of newer
      * durable operations, which undoing older poisoned ones must not touch.
      */
-    private static void undo(Node n, StorageFile f, CrashMode mode, Random rnd, Report r, String label)
+    private static void undo(Node n, StorageFile f, CrashMode mode, Random rnd, Report r, String label, boolean atomic)
             throws IOException {
         long floor = 0;
         Ranges fixed = new Ranges();
@@ -929,8 +939,8 @@ public final class FaultInjectingStorage implements Storage {
                 case LOSE_ALL -> 1;
                 case RANDOM -> rnd.nextInt(3);
             };
-            if (fate == 2 && op.length < 2) {
-                fate = rnd.nextBoolean() ? 0 : 1; // a single byte cannot tear
+            if (fate == 2 && (op.length < 2 || atomic)) {
+                fate = rnd.nextBoolean() ? 0 : 1; // a single byte cannot tear; nor can an atomic write
             }
             if (fate == 0) {
                 r.kept++;
