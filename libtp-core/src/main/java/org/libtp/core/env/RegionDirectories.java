@@ -44,6 +44,12 @@ final class RegionDirectories {
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
     /** A directory without an environment region (a creator died before building it) is this old before it is swept. */
     private static final long EMPTY_AGE_MILLIS = 10 * 60_000L;
+    /**
+     * AUTO uses shared memory only with at least this much free there: the default regions take
+     * about 70 MiB (a 64 MiB buffer pool), allocated whole, and a container's /dev/shm is often
+     * just 64 MiB. SHM, asked for explicitly, takes whatever there is.
+     */
+    static final long AUTO_MIN_FREE = 128L << 20;
 
     private RegionDirectories() {
     }
@@ -106,6 +112,14 @@ final class RegionDirectories {
             }
             LOG.warn("shared-memory directory {} is on a {} file system, not a tmpfs: the regions there are "
                     + "written back to it", shm, type);
+        }
+        if (!explicit) {
+            long free = org.libtp.core.storage.StorageErrors.usableSpace(shm);
+            if (free >= 0 && free < AUTO_MIN_FREE) {
+                // A container's /dev/shm is often 64 MiB: the default buffer pool alone would not fit.
+                return "only " + free + " bytes are free in " + shm + " (AUTO wants " + AUTO_MIN_FREE
+                        + "; a container's --shm-size)";
+            }
         }
         return null;
     }

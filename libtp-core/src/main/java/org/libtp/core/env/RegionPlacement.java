@@ -14,8 +14,8 @@ package org.libtp.core.env;
 public enum RegionPlacement {
     /**
      * {@link #SHM} where the shared-memory directory ({@link EnvironmentConfig#shmDirectory()},
-     * default {@code /dev/shm}) is a usable tmpfs (Linux, present, writable, a directory of ours
-     * can be made there), else {@link #ENV_DIR}. The default.
+     * default {@code /dev/shm}) is a usable tmpfs (Linux, present, writable, at least 128 MiB
+     * free, a directory of ours can be made there), else {@link #ENV_DIR}. The default.
      */
     AUTO,
     /**

@@ -81,9 +81,10 @@ public final class FileSpace {
         long free = StorageErrors.usableSpace(dir);
         return new OutOfSpaceException("cannot allocate " + size + " bytes for shared region file " + file + " (" + why
                 + "): the file system of " + dir + " has " + (free < 0 ? "an unknown number of" : String.valueOf(free))
-                + " bytes free. Free space there, make the region smaller (BufferConfig.poolBytes is the largest), or "
-                + "put the regions on another file system (EnvironmentConfig.regionPlacement, shmDirectory); "
-                + "nothing was left behind", cause);
+                + " bytes free. Free space there (for a tmpfs such as /dev/shm: its size, e.g. a container's "
+                + "--shm-size), make the region smaller (BufferConfig.poolBytes is the largest), or put the regions "
+                + "on another file system (EnvironmentConfig.regionPlacement, shmDirectory); nothing was left behind",
+                cause);
     }
 
     /** {@code file} as a NUL-terminated C string in the platform's file name encoding. */
