@@ -72,7 +72,7 @@ public final class Environment implements AutoCloseable {
         }
         if (!Files.isWritable(home)) {
             throw new EnvironmentAccessException("environment directory " + home.toAbsolutePath()
-                    + " is not writable; LibTP creates its region and lock files there");
+                    + " is not writable; LibTP creates its lock file, log and data files there");
         }
         Path real;
         try {
