@@ -97,6 +97,7 @@ final class Btree {
         if (bm.pageCount(file) > ROOT) {
             return;
         }
+        log.ensureSpace(2L * bm.pageSize());
         Page meta = bm.get(file, META_PAGE, BufferManager.CREATE);
         Page root = bm.get(file, ROOT, BufferManager.CREATE);
         try {
@@ -288,6 +289,7 @@ final class Btree {
      */
     byte[] put(byte[] key, byte[] value, boolean onlyIfAbsent, Protection prot, BtreeLog log) {
         checkKey(key);
+        log.ensureSpace(spaceFor(key, value == null ? 0 : value.length));
         byte[] data = store(key, value, log); // what the leaf holds: the value inline, or a reference
         Page p = findLeaf(key, prot, LockMode.WRITE, null);
         byte[] old = null;
@@ -358,6 +360,7 @@ final class Btree {
      */
     byte[] update(byte[] key, java.util.function.UnaryOperator<byte[]> change, Protection prot, BtreeLog log) {
         checkKey(key);
+        log.ensureSpace(spaceFor(key, maxEntry));
         Page p = findLeaf(key, prot, LockMode.WRITE, null);
         byte[] next;
         boolean changed = false;
@@ -464,6 +467,18 @@ final class Btree {
                 bm.unpin(p, false);
             }
         }
+    }
+
+    /** Pages whose images a split cascade may log (two per level, plus a new root). */
+    private static final long SPLIT_PAGES = 8;
+
+    /**
+     * Log bytes a put of {@code key} with a value of {@code valueLength} bytes may need for
+     * records written after their change (split images, overflow pages): asked for before
+     * anything changes, so that a full log refuses the put cleanly.
+     */
+    long spaceFor(byte[] key, long valueLength) {
+        return key.length + valueLength + valueLength / 16 + SPLIT_PAGES * bm.pageSize();
     }
 
     /** Removes {@code key}; returns its data or null if absent. */
@@ -1747,6 +1762,7 @@ final class Btree {
      * a key in its range. Returns the number of pages freed.
      */
     long compact(Protection prot, BtreeLog log) {
+        log.ensureSpace(SPLIT_PAGES * bm.pageSize());
         long before = freePages();
         long pageNo = leftmostLeaf();
         byte[] low = null;

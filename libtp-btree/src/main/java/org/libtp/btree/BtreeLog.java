@@ -18,6 +18,14 @@ interface BtreeLog {
     void image(Page page);
 
     /**
+     * Called before an operation that may change pages it logs only afterwards (images): throws
+     * {@link org.libtp.core.OutOfSpaceException}, with nothing changed, if the log has no room
+     * for about {@code bytes} of records. Without a log, nothing to check.
+     */
+    default void ensureSpace(long bytes) {
+    }
+
+    /**
      * Whether pages freed under this log must wait until every transaction active now has ended
      * before reuse (TP: a concurrent descent may still hold a pointer to them); false when the
      * operation is alone on the tree (unprotected, SHARED).

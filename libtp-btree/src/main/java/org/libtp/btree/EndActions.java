@@ -50,6 +50,7 @@ final class EndActions {
         try {
             sys = tp.txn().begin(org.libtp.core.log.Durability.WRITE_NO_SYNC);
             BtreeLog log = new TxnBtreeLog(sys, tp.pages(), this);
+            log.ensureSpace(4L * tp.buffers().pageSize() * actions.size()); // freeing logs page images
             for (Action a : actions) {
                 a.action().run(new TxnProtection(tp.locks(), sys, a.file()), log);
             }

@@ -232,6 +232,9 @@ public final class Recno {
             p.latch();
             try {
                 if (p.type() != DATA_TYPE) {
+                    if (txn != null) {
+                        txn.ensureLogSpace(2L * p.size()); // the image is logged after the change
+                    }
                     p.setType(DATA_TYPE); // a new page; its records are zero = absent, redo sets the type with the image
                     if (txn != null) {
                         pages.image(txn, p);

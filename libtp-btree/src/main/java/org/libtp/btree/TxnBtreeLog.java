@@ -40,6 +40,11 @@ final class TxnBtreeLog implements BtreeLog {
     }
 
     @Override
+    public void ensureSpace(long bytes) {
+        txn.ensureLogSpace(bytes);
+    }
+
+    @Override
     public void image(Page page) {
         pages.image(txn, page); // records after the change: the image holds it
     }

@@ -3,6 +3,8 @@ package org.libtp.core.buffer;
 import org.libtp.core.CapacityExceededException;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.LibTpException;
+import org.libtp.core.OutOfSpaceException;
 import org.libtp.core.env.Environment;
 import org.libtp.core.env.FailCheckListener;
 import org.libtp.core.env.RegionSpec;
@@ -14,6 +16,7 @@ import org.libtp.core.memory.Memory;
 import org.libtp.core.region.LatchArray;
 import org.libtp.core.region.Region;
 import org.libtp.core.storage.Storage;
+import org.libtp.core.storage.StorageErrors;
 import org.libtp.core.storage.StorageFile;
 import org.libtp.core.sync.Latch;
 import org.slf4j.Logger;
@@ -446,6 +449,11 @@ public final class SharedBufferPool implements BufferManager {
                 storage.replaceFile(FileRegistryCodec.FILE, FileRegistryCodec.encode(all));
                 writeEntry(free, name);
             } catch (IOException e) {
+                if (StorageErrors.isNoSpace(e)) {
+                    throw new OutOfSpaceException("no space to register data file " + name + " in " + env.home()
+                            + " (" + e.getMessage() + "): nothing was registered; free space on that file system "
+                            + "and retry", e);
+                }
                 throw new EnvironmentAccessException("cannot register data file " + name + " in " + env.home()
                         + ": " + e, e);
             }
@@ -989,6 +997,7 @@ public final class SharedBufferPool implements BufferManager {
      */
     private int claimFrame() {
         long limit = 4L * frames;
+        LibTpException writeFailed = null;
         for (long n = 0; n < limit; n++) {
             int f = (int) Long.remainderUnsigned(mem.getAndAddLong(OFF_CLOCK, 1), frames);
             long m = meta(f);
@@ -1026,7 +1035,16 @@ public final class SharedBufferPool implements BufferManager {
                     continue;
                 }
                 if (mem.getIntVolatile(m + FR_DIRTY) != 0) {
-                    write(f);
+                    try {
+                        write(f);
+                    } catch (OutOfSpaceException | EnvironmentAccessException e) {
+                        // It stays dirty; a clean frame elsewhere may still do (a full disk
+                        // then only stops what needs a dirty page written).
+                        if (writeFailed == null) {
+                            writeFailed = e;
+                        }
+                        continue;
+                    }
                 }
                 int fileId = mem.getInt(m + FR_FILE);
                 int b = bucket(fileId, mem.getLong(m + FR_PAGE));
@@ -1052,6 +1070,9 @@ public final class SharedBufferPool implements BufferManager {
                 }
             }
         }
+        if (writeFailed != null) {
+            throw writeFailed; // every frame that could go was dirty and could not be written
+        }
         throw new CapacityExceededException("the buffer pool of " + env.home() + " has no frame to reuse: all "
                 + frames + " frames are pinned or busy; unpin pages, or raise BufferConfig.poolBytes");
     }
@@ -1072,7 +1093,15 @@ public final class SharedBufferPool implements BufferManager {
         try {
             file(fileId).write(ByteBuffer.wrap(buf), (pageNo + 1) * pageSize); // after the header page
         } catch (IOException e) {
+            // The page stays dirty in the pool: written again later, nothing is lost.
             mem.putIntVolatile(m + FR_DIRTY, 1);
+            if (StorageErrors.isNoSpace(e)) {
+                long free = StorageErrors.usableSpace(env.home());
+                throw new OutOfSpaceException("no space to write page " + pageNo + " of data file " + nameAt(fileId)
+                        + " in " + env.home() + " (" + e.getMessage() + "; " + (free < 0 ? "free space unknown"
+                        : free + " bytes free") + "): the page stays in the buffer pool; abort the transaction, free "
+                        + "space on that file system and retry", e);
+            }
             throw new EnvironmentAccessException("cannot write page " + pageNo + " of " + nameAt(fileId) + " in "
                     + env.home() + ": " + e, e);
         }

@@ -5,8 +5,8 @@ import org.libtp.core.region.RegionHeader;
 
 /**
  * Layout of the environment region {@code __libtp.env}: after the {@link RegionHeader}, the
- * failure record, the region directory and the process registry. Offsets are from the start of
- * the file.
+ * failure record, the environment directory's path, the region directory and the process
+ * registry. Offsets are from the start of the file.
  *
  * <pre>
  *  offset        size           field
@@ -19,8 +19,12 @@ import org.libtp.core.region.RegionHeader;
  *                               being written (first failure wins)
  *  268           4              failReasonLength
  *  272           512            failReason       UTF-8
- *  1024          128 * R        directory: R = maxRegions entries
- *  1024 + 128R   64 * P         registry:  P = maxProcesses slots
+ *  784           4              homeLength       bytes of home (0: not recorded)
+ *  1024          4096           home             the environment directory's real path,
+ *                               UTF-8: a region directory in shared memory whose
+ *                               environment is gone can be recognized and removed
+ *  5120          128 * R        directory: R = maxRegions entries
+ *  5120 + 128R   64 * P         registry:  P = maxProcesses slots
  *
  *  directory entry (128 bytes)          registry slot (64 bytes)
  *  off size field                       off size field
@@ -41,7 +45,10 @@ final class EnvLayout {
     static final int OFF_FAIL_LENGTH = OFF_FAIL_LOCK + 4;
     static final int OFF_FAIL_REASON = OFF_FAIL_LENGTH + 4;
     static final int FAIL_REASON_CAPACITY = 512;
-    static final int OFF_DIRECTORY = 1024;
+    static final int OFF_HOME_LENGTH = OFF_FAIL_REASON + FAIL_REASON_CAPACITY;
+    static final int OFF_HOME = 1024;
+    static final int HOME_CAPACITY = 4096;
+    static final int OFF_DIRECTORY = OFF_HOME + HOME_CAPACITY;
 
     static final int DIR_ENTRY_SIZE = 128;
     static final int DIR_STATE = 0;
@@ -70,6 +77,7 @@ final class EnvLayout {
     static final long FINGERPRINT = new Fingerprint()
             .add("header", RegionHeader.SIZE)
             .add("failReason", OFF_FAIL_REASON).add("failReasonCapacity", FAIL_REASON_CAPACITY)
+            .add("homeLength", OFF_HOME_LENGTH).add("home", OFF_HOME).add("homeCapacity", HOME_CAPACITY)
             .add("directory", OFF_DIRECTORY).add("dirEntry", DIR_ENTRY_SIZE)
             .add("dirName", DIR_NAME).add("dirNameCapacity", DIR_NAME_CAPACITY)
             .add("dirSize", DIR_SIZE).add("dirFingerprint", DIR_FINGERPRINT)

@@ -54,6 +54,9 @@ public final class Environment implements AutoCloseable {
      * @throws org.libtp.core.CorruptionException a truncated or damaged region file
      * @throws org.libtp.core.RunRecoveryException the environment failed and is still open elsewhere
      * @throws org.libtp.core.CapacityExceededException every process slot is taken
+     * @throws org.libtp.core.ConfigMismatchException the environment is open elsewhere with its
+     *         regions placed otherwise than {@code config} explicitly asks
+     * @throws org.libtp.core.OutOfSpaceException no room for the shared regions
      */
     public static Environment open(Path home, EnvironmentConfig config) {
         if (home == null || config == null) {
@@ -69,7 +72,7 @@ public final class Environment implements AutoCloseable {
         }
         if (!Files.isWritable(home)) {
             throw new EnvironmentAccessException("environment directory " + home.toAbsolutePath()
-                    + " is not writable; LibTP creates its region and lock files there");
+                    + " is not writable; LibTP creates its lock file, log and data files there");
         }
         Path real;
         try {
@@ -88,6 +91,7 @@ public final class Environment implements AutoCloseable {
             }
             if (s != null) {
                 s.checkValid();
+                s.checkPlacement(config);
                 s.retain();
                 return new Environment(s);
             }
@@ -110,6 +114,20 @@ public final class Environment implements AutoCloseable {
     /** The environment directory (real path). */
     public Path home() {
         return shared.home();
+    }
+
+    /**
+     * The directory holding the shared region files: the environment's own directory in shared
+     * memory ({@code /dev/shm/libtp-<id>} by default) or the environment directory itself; see
+     * {@link RegionPlacement}. The same in every process attached now.
+     */
+    public Path regionDirectory() {
+        return shared.regionDirectory();
+    }
+
+    /** Where the shared regions are: {@link RegionPlacement#SHM} or {@link RegionPlacement#ENV_DIR}. */
+    public RegionPlacement regionPlacement() {
+        return shared.regionPlacement();
     }
 
     /** The configuration this process opened with. */
@@ -240,6 +258,18 @@ public final class Environment implements AutoCloseable {
     /** For tests in this package. */
     SharedEnvironment sharedForTest() {
         return shared;
+    }
+
+    /**
+     * For tests in this package: this process leaves the environment as if killed — its record
+     * locks go (the lock file is closed), nothing is cleaned up, the handle is dead.
+     */
+    void crashForTest() {
+        closed = true;
+        shared.crashForTest();
+        synchronized (OPEN) {
+            OPEN.remove(shared.home());
+        }
     }
 
     /** Registers a manager's {@link FailCheckListener} for this process. */

@@ -2,12 +2,18 @@ package org.libtp.core.env;
 
 import org.libtp.core.memory.MemoryImpl;
 
+import java.nio.file.Path;
+
 /**
  * How to open an environment. Immutable; build with {@link #builder()}, validated at build.
  *
  * <p>{@code maxProcesses} and {@code maxRegions} size shared tables and are fixed when the
  * environment's regions are created: a process that attaches to a running environment uses the
- * creator's values (and logs it when its own differ). The others are per process.
+ * creator's values (and logs it when its own differ). So is where the regions live
+ * ({@code regionPlacement}, {@code shmDirectory}): a process that attaches follows the creator's
+ * choice if its own is {@link RegionPlacement#AUTO}, and gets a
+ * {@link org.libtp.core.ConfigMismatchException} if it asked for another explicitly. The others
+ * are per process.
  *
  * @param maxProcesses      process slots in the registry (1..4096; default 64)
  * @param maxRegions        entries in the region directory (4..1024; default 32)
@@ -18,9 +24,24 @@ import org.libtp.core.memory.MemoryImpl;
  *                          0 turns it off (0 or 10..600000; default 250)
  * @param pollingFutex      use the portable spin+park wait instead of the futex system call
  *                          (default false; true is for testing the fallback)
+ * @param regionPlacement   where the shared regions live (default {@link RegionPlacement#AUTO}:
+ *                          shared memory where usable, else the environment directory; or the
+ *                          system property {@value #PLACEMENT_PROPERTY}). Decided by the process
+ *                          that creates the regions; see {@link RegionPlacement}
+ * @param shmDirectory      the tmpfs under which {@link RegionPlacement#SHM} makes each
+ *                          environment's region directory (default {@code /dev/shm}, or the
+ *                          system property {@value #SHM_DIRECTORY_PROPERTY})
  */
 public record EnvironmentConfig(int maxProcesses, int maxRegions, MemoryImpl memory,
-                                long latchCheckMillis, long failCheckMillis, boolean pollingFutex) {
+                                long latchCheckMillis, long failCheckMillis, boolean pollingFutex,
+                                RegionPlacement regionPlacement, Path shmDirectory) {
+
+    /** System property giving the default {@link #regionPlacement()}: auto, shm or env_dir. */
+    public static final String PLACEMENT_PROPERTY = "libtp.regions";
+    /** System property giving the default {@link #shmDirectory()}. */
+    public static final String SHM_DIRECTORY_PROPERTY = "libtp.shmDirectory";
+    /** The default {@link #shmDirectory()}. */
+    public static final Path DEFAULT_SHM_DIRECTORY = Path.of("/dev/shm");
 
     public EnvironmentConfig {
         if (maxProcesses < 1 || maxProcesses > 4096) {
@@ -39,6 +60,12 @@ public record EnvironmentConfig(int maxProcesses, int maxRegions, MemoryImpl mem
             throw new IllegalArgumentException("failCheckMillis " + failCheckMillis
                     + " must be 0 (off) or in [10, 600000]");
         }
+        if (regionPlacement == null) {
+            throw new IllegalArgumentException("regionPlacement must not be null");
+        }
+        if (shmDirectory == null || !shmDirectory.isAbsolute()) {
+            throw new IllegalArgumentException("shmDirectory " + shmDirectory + " must be an absolute path");
+        }
     }
 
     public static EnvironmentConfig defaults() {
@@ -52,7 +79,7 @@ public record EnvironmentConfig(int maxProcesses, int maxRegions, MemoryImpl mem
     public Builder toBuilder() {
         return new Builder().maxProcesses(maxProcesses).maxRegions(maxRegions).memory(memory)
                 .latchCheckMillis(latchCheckMillis).failCheckMillis(failCheckMillis)
-                .pollingFutex(pollingFutex);
+                .pollingFutex(pollingFutex).regionPlacement(regionPlacement).shmDirectory(shmDirectory);
     }
 
     /** Mutable builder; {@link #build()} validates. */
@@ -63,6 +90,13 @@ public record EnvironmentConfig(int maxProcesses, int maxRegions, MemoryImpl mem
         private long latchCheckMillis = 100;
         private long failCheckMillis = 250;
         private boolean pollingFutex;
+        private RegionPlacement regionPlacement = RegionPlacement.fromSystemProperty();
+        private Path shmDirectory = defaultShmDirectory();
+
+        private static Path defaultShmDirectory() {
+            String v = System.getProperty(SHM_DIRECTORY_PROPERTY);
+            return v == null || v.isBlank() ? DEFAULT_SHM_DIRECTORY : Path.of(v.trim());
+        }
 
         public Builder maxProcesses(int v) {
             maxProcesses = v;
@@ -94,9 +128,29 @@ public record EnvironmentConfig(int maxProcesses, int maxRegions, MemoryImpl mem
             return this;
         }
 
+        /** Where the shared regions live; see {@link RegionPlacement}. */
+        public Builder regionPlacement(RegionPlacement v) {
+            regionPlacement = v;
+            return this;
+        }
+
+        /** The tmpfs under which {@link RegionPlacement#SHM} makes region directories. */
+        public Builder shmDirectory(Path v) {
+            shmDirectory = v;
+            return this;
+        }
+
+        /**
+         * Shorthand for {@link RegionPlacement#SHM} under {@code tmpfs}: the regions go to a
+         * directory of their own there, and the open fails if that is not possible.
+         */
+        public Builder regionDirectory(Path tmpfs) {
+            return regionPlacement(RegionPlacement.SHM).shmDirectory(tmpfs);
+        }
+
         public EnvironmentConfig build() {
             return new EnvironmentConfig(maxProcesses, maxRegions, memory, latchCheckMillis,
-                    failCheckMillis, pollingFutex);
+                    failCheckMillis, pollingFutex, regionPlacement, shmDirectory);
         }
     }
 }

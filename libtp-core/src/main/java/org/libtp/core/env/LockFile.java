@@ -1,6 +1,7 @@
 package org.libtp.core.env;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -26,11 +27,16 @@ import java.nio.file.StandardOpenOption;
  * each JVM opens this file exactly once per environment (the per-JVM shared environment object
  * owns it) and every lock call is serialized on this object (Java refuses overlapping locks
  * within one JVM).
+ *
+ * <p>Its content is the {@link RegionLocation} record: where the environment's shared regions
+ * are. It is read and written only under the creation lock.
  */
 final class LockFile implements AutoCloseable {
     static final String NAME = "__libtp.lock";
     static final long CREATION_BYTE = 0;
     static final long SLOT_BASE = 1024;
+    /** Liveness bytes that can exist: EnvironmentConfig.maxProcesses is at most this. */
+    static final long MAX_SLOTS = 4096;
 
     private final Path path;
     private final FileChannel channel;
@@ -49,6 +55,36 @@ final class LockFile implements AutoCloseable {
 
     Path path() {
         return path;
+    }
+
+    /** The region location recorded in the file, or null if none (or a torn or damaged one). */
+    synchronized RegionLocation readLocation() throws IOException {
+        byte[] b = new byte[RegionLocation.MAX_SIZE];
+        ByteBuffer bb = ByteBuffer.wrap(b);
+        while (bb.hasRemaining()) {
+            if (channel.read(bb, bb.position()) < 0) {
+                break;
+            }
+        }
+        return RegionLocation.decode(path.toString(), b, bb.position());
+    }
+
+    /**
+     * Records {@code location} (in place: the locks belong to this inode). {@code force}: made
+     * durable before returning, so that a machine crash cannot lose an "open" state.
+     */
+    synchronized void writeLocation(RegionLocation location, boolean force) throws IOException {
+        ByteBuffer b = location.encode();
+        int n = b.remaining();
+        while (b.hasRemaining()) {
+            channel.write(b, b.position());
+        }
+        if (channel.size() > n) {
+            channel.truncate(n); // no stale tail of a longer path
+        }
+        if (force) {
+            channel.force(false);
+        }
     }
 
     /** Blocks until this process holds the creation lock. */
@@ -85,6 +121,24 @@ final class LockFile implements AutoCloseable {
         if (lock.isValid()) {
             lock.release();
         }
+    }
+
+    /**
+     * True if no process holds any liveness byte: nobody is attached (under the creation lock,
+     * attaching and detaching processes take and drop theirs). Needs no region to read.
+     */
+    synchronized boolean noSlotHeld() throws IOException {
+        FileLock l;
+        try {
+            l = channel.tryLock(SLOT_BASE, MAX_SLOTS, false);
+        } catch (OverlappingFileLockException mine) {
+            return false; // this JVM holds one
+        }
+        if (l == null) {
+            return false;
+        }
+        l.release();
+        return true;
     }
 
     /** True if the process owning {@code slot}'s byte is alive (or is this process). */

@@ -1,6 +1,7 @@
 package org.libtp.core.env;
 
 import org.libtp.core.CapacityExceededException;
+import org.libtp.core.ConfigMismatchException;
 import org.libtp.core.EnvironmentAccessException;
 import org.libtp.core.LibTpException;
 import org.libtp.core.RunRecoveryException;
@@ -48,6 +49,10 @@ final class SharedEnvironment implements SyncContext {
     static final String REGION_PREFIX = "__libtp.rgn.";
 
     private final Path home;
+    /** Where the region files are: {@link #home}, or the environment's directory in shared memory. */
+    private final Path regionDir;
+    /** How the regions are placed (SHM or ENV_DIR), as recorded in the lock file. */
+    private final RegionLocation location;
     private final EnvironmentConfig config;
     private final LockFile lockFile;
     private final Region env;
@@ -66,9 +71,11 @@ final class SharedEnvironment implements SyncContext {
     private int refs = 1;
     private volatile boolean closed;
 
-    private SharedEnvironment(Path home, EnvironmentConfig config, LockFile lockFile, Region env,
-                              int slot, FileLock slotLock, boolean created, boolean previousUnclean) {
+    private SharedEnvironment(Path home, RegionLocation location, EnvironmentConfig config, LockFile lockFile,
+                              Region env, int slot, FileLock slotLock, boolean created, boolean previousUnclean) {
         this.home = home;
+        this.location = location;
+        this.regionDir = location.directory();
         this.config = config;
         this.lockFile = lockFile;
         this.env = env;
@@ -119,34 +126,77 @@ final class SharedEnvironment implements SyncContext {
 
     private static SharedEnvironment attachLocked(Path home, EnvironmentConfig config, LockFile lockFile)
             throws IOException {
-        Path envFile = home.resolve(ENV_FILE);
+        RegionLocation recorded = lockFile.readLocation();
+        // An environment created before the location was recorded keeps its regions in home.
+        RegionLocation current = recorded != null ? recorded
+                : new RegionLocation(false, RegionPlacement.ENV_DIR, 0, 0, home);
+        // Alone: no process holds a liveness byte of the lock file (under the creation lock,
+        // attaching and detaching processes take and drop theirs), whatever the regions say.
+        boolean alone = lockFile.noSlotHeld();
+        Path envFile = current.directory().resolve(ENV_FILE);
         Region env = null;
         int previousFlags = 0;
-        boolean alone = true;
-        if (Files.exists(envFile)) {
-            ByteBuffer h = Region.readHeader(envFile, RegionHeader.KIND_ENV, FINGERPRINT);
-            previousFlags = h.getInt(RegionHeader.OFF_FLAGS);
-            if (h.getInt(RegionHeader.OFF_STATE) == RegionHeader.STATE_READY) {
-                env = Region.attach(envFile, RegionHeader.KIND_ENV, FINGERPRINT, config.memory());
-                alone = !anyLiveSlot(env.memory(), lockFile, -1);
-            } else {
-                // Cannot happen with rename-into-place, but if it does its creator died holding
-                // the creation lock: nobody is attached, and the state is unknown.
+        boolean regionsFound = false;
+        if (alone) {
+            try {
+                if (Files.exists(envFile)) {
+                    ByteBuffer h = Region.readHeader(envFile, RegionHeader.KIND_ENV, FINGERPRINT);
+                    previousFlags = h.getInt(RegionHeader.OFF_FLAGS);
+                    regionsFound = true;
+                    if (h.getInt(RegionHeader.OFF_STATE) != RegionHeader.STATE_READY) {
+                        // Cannot happen with rename-into-place, but if it does its creator died
+                        // holding the creation lock: nobody is attached, and the state is unknown.
+                        previousFlags |= RegionHeader.FLAG_NEEDS_RECOVERY;
+                    }
+                }
+            } catch (IOException | org.libtp.core.VersionMismatchException | org.libtp.core.CorruptionException e) {
+                // Leftovers nobody is attached to (another LibTP version's, or damaged): region
+                // files hold nothing the data needs, so they are rebuilt, and recovery runs.
+                LOG.warn("replacing the unusable environment region left in {}: {}", envFile, e.getMessage());
                 previousFlags |= RegionHeader.FLAG_NEEDS_RECOVERY;
+                regionsFound = true;
             }
+        } else {
+            checkPlacement(home, config, current);
+            if (!Files.exists(envFile)) {
+                throw new EnvironmentAccessException("environment " + home + " is open in other processes with its "
+                        + "shared regions in " + current.directory() + ", but " + envFile + " cannot be found or read "
+                        + "by this process: every process of an environment must run as the same user on the same "
+                        + "machine, and nothing may remove the region files while it is open");
+            }
+            Region.readHeader(envFile, RegionHeader.KIND_ENV, FINGERPRINT);
+            env = Region.attach(envFile, RegionHeader.KIND_ENV, FINGERPRINT, config.memory());
         }
         boolean created = false;
         boolean previousUnclean = false;
         if (alone) {
-            if (env != null) {
-                env.close();
-            }
-            previousUnclean = (previousFlags & (RegionHeader.FLAG_NEEDS_RECOVERY | RegionHeader.FLAG_FAILED)) != 0;
+            // The regions are gone (a machine restart) while the record says they were in use:
+            // the last run did not end with a clean close either.
+            previousUnclean = (previousFlags & (RegionHeader.FLAG_NEEDS_RECOVERY | RegionHeader.FLAG_FAILED)) != 0
+                    || !regionsFound && current.open();
             if (previousUnclean) {
                 LOG.warn("environment {} was not closed cleanly{}; rebuilding its shared regions", home,
                         (previousFlags & RegionHeader.FLAG_FAILED) != 0 ? " (it had failed)" : "");
             }
-            env = createEnvRegion(home, config);
+            RegionLocation chosen = choose(home, config);
+            if (recorded != null && !recorded.directory().equals(chosen.directory())) {
+                // The last run's regions were elsewhere (another placement or path): not needed.
+                RegionDirectories.remove(recorded.directory(), recorded.placement() == RegionPlacement.SHM, true);
+            } else if (recorded == null && !chosen.directory().equals(home)) {
+                RegionDirectories.remove(home, false, false); // regions of a LibTP that kept them here
+            }
+            if (chosen.placement() == RegionPlacement.SHM) {
+                RegionDirectories.sweep(chosen.directory().getParent(), chosen.directory());
+            }
+            long generation = new SecureRandom().nextLong();
+            current = new RegionLocation(true, chosen.placement(), generation, System.currentTimeMillis(),
+                    chosen.directory());
+            try {
+                env = createEnvRegion(home, current, lockFile, config);
+            } catch (IOException | RuntimeException e) {
+                RegionDirectories.remove(current.directory(), current.placement() == RegionPlacement.SHM, false);
+                throw e;
+            }
             created = true;
         } else {
             if ((env.flags() & RegionHeader.FLAG_FAILED) != 0) {
@@ -183,8 +233,9 @@ final class SharedEnvironment implements SyncContext {
                 m.putLong(at + SLOT_GENERATION, m.getLong(at + SLOT_GENERATION) + 1);
                 m.putLong(at + SLOT_ATTACH, System.currentTimeMillis());
                 m.putIntVolatile(at + SLOT_STATE, SLOT_BUSY);
-                LOG.debug("attached to {} as slot {} (created={})", home, s, created);
-                return new SharedEnvironment(home, config, lockFile, env, s, lock, created, previousUnclean);
+                LOG.debug("attached to {} as slot {} (created={}, regions in {})", home, s, created,
+                        current.directory());
+                return new SharedEnvironment(home, current, config, lockFile, env, s, lock, created, previousUnclean);
             }
             throw new CapacityExceededException("environment " + home + " has all " + maxProcesses
                     + " process slots in use (live or not yet reclaimed by failCheck). Raise "
@@ -192,44 +243,125 @@ final class SharedEnvironment implements SyncContext {
                     + "next created (all processes closed).");
         } catch (RuntimeException | IOException e) {
             env.close();
+            if (created) {
+                RegionDirectories.remove(current.directory(), current.placement() == RegionPlacement.SHM, true);
+                lockFile.writeLocation(current.closed(), false);
+            }
             throw e;
         }
     }
 
-    private static Region createEnvRegion(Path home, EnvironmentConfig config) throws IOException {
-        // The new env region replaces the old one by rename, with NEEDS_RECOVERY already set: a
-        // crash at any point of this leaves an environment that is reported unclean.
-        long generation = new SecureRandom().nextLong();
-        ByteBuffer cfg = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-        cfg.putInt(config.maxProcesses()).putInt(config.maxRegions());
-        Region env = Region.create(home.resolve(ENV_FILE), RegionHeader.KIND_ENV,
-                regionSize(config.maxRegions(), config.maxProcesses()), FINGERPRINT, cfg.array(),
-                generation, config.memory());
-        Memory m = env.memory();
-        m.putInt(OFF_MAX_PROCESSES, config.maxProcesses());
-        m.putInt(OFF_MAX_REGIONS, config.maxRegions());
-        env.setFlags(RegionHeader.FLAG_NEEDS_RECOVERY); // "open"; cleared by a clean last close
-        try (DirectoryStream<Path> old = Files.newDirectoryStream(home, REGION_PREFIX + "*")) {
-            for (Path p : old) {
-                Files.deleteIfExists(p); // regions of the old incarnation (not in the new directory)
+    /**
+     * Where the creator of new regions puts them, by {@code config}: shared memory where the
+     * placement allows and it is usable, else the environment directory.
+     *
+     * @throws EnvironmentAccessException placement SHM and shared memory is not usable
+     */
+    private static RegionLocation choose(Path home, EnvironmentConfig config) {
+        RegionPlacement p = config.regionPlacement();
+        if (p == RegionPlacement.ENV_DIR) {
+            return new RegionLocation(true, RegionPlacement.ENV_DIR, 0, 0, home);
+        }
+        Path shm = config.shmDirectory();
+        Path dir = RegionDirectories.shmDirectory(home, shm);
+        String problem = RegionDirectories.shmProblem(shm, p == RegionPlacement.SHM);
+        if (problem == null) {
+            try {
+                RegionDirectories.prepare(dir);
+            } catch (EnvironmentAccessException e) {
+                if (p == RegionPlacement.SHM) {
+                    throw e;
+                }
+                problem = e.getMessage();
             }
         }
-        env.markReady();
-        LOG.info("created environment regions in {} (incarnation {})", home, Long.toHexString(generation));
-        return env;
+        if (problem != null) {
+            if (p == RegionPlacement.SHM) {
+                throw new EnvironmentAccessException("the shared regions of " + home + " cannot go to shared memory "
+                        + "under " + shm + " (EnvironmentConfig.regionPlacement is SHM): " + problem + ". Set "
+                        + "EnvironmentConfig.shmDirectory to a writable tmpfs, or the placement to AUTO or ENV_DIR");
+            }
+            LOG.info("shared regions of {} go to the environment directory: {} (EnvironmentConfig.shmDirectory)",
+                    home, problem);
+            return new RegionLocation(true, RegionPlacement.ENV_DIR, 0, 0, home);
+        }
+        return new RegionLocation(true, RegionPlacement.SHM, 0, 0, dir);
     }
 
-    /** True if a slot other than {@code except} is BUSY and its owner alive. */
-    private static boolean anyLiveSlot(Memory m, LockFile lockFile, int except) throws IOException {
-        int maxProcesses = m.getInt(OFF_MAX_PROCESSES);
-        int maxRegions = m.getInt(OFF_MAX_REGIONS);
-        for (int s = 0; s < maxProcesses; s++) {
-            if (s != except && m.getIntVolatile(slotOffset(maxRegions, s) + SLOT_STATE) == SLOT_BUSY
-                    && lockFile.slotHeld(s)) {
-                return true;
-            }
+    /** As {@link #checkPlacement(Path, EnvironmentConfig, RegionLocation)} for another handle of this JVM. */
+    void checkPlacement(EnvironmentConfig other) {
+        checkPlacement(home, other, location);
+    }
+
+    /**
+     * A process attaching to a running environment goes where its regions are; one that asked
+     * explicitly for another place is told so.
+     */
+    private static void checkPlacement(Path home, EnvironmentConfig config, RegionLocation running) {
+        RegionPlacement want = config.regionPlacement();
+        boolean ok = switch (want) {
+            case AUTO -> true;
+            case ENV_DIR -> running.placement() == RegionPlacement.ENV_DIR;
+            case SHM -> running.placement() == RegionPlacement.SHM
+                    && sameDirectory(running.directory().getParent(), config.shmDirectory());
+        };
+        if (!ok) {
+            throw new ConfigMismatchException("environment " + home + " is open in other processes with its shared "
+                    + "regions in " + running.directory() + " (" + running.placement() + "), but this process asks for "
+                    + (want == RegionPlacement.SHM ? "SHM under " + config.shmDirectory() : want)
+                    + " (EnvironmentConfig.regionPlacement / shmDirectory). Every process of an environment must use "
+                    + "the regions its creator placed: open with RegionPlacement.AUTO (which follows them) or the same "
+                    + "setting, or close the environment in every process first; nothing was changed");
         }
-        return false;
+    }
+
+    private static boolean sameDirectory(Path a, Path b) {
+        if (a == null || b == null) {
+            return false;
+        }
+        try {
+            return Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return a.normalize().equals(b.normalize());
+        }
+    }
+
+    private static Region createEnvRegion(Path home, RegionLocation location, LockFile lockFile,
+                                          EnvironmentConfig config) throws IOException {
+        // The new env region replaces the old one by rename, with NEEDS_RECOVERY already set: a
+        // crash at any point of this leaves an environment that is reported unclean.
+        Path dir = location.directory();
+        long generation = location.incarnation();
+        ByteBuffer cfg = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+        cfg.putInt(config.maxProcesses()).putInt(config.maxRegions());
+        Region env = Region.create(dir.resolve(ENV_FILE), RegionHeader.KIND_ENV,
+                regionSize(config.maxRegions(), config.maxProcesses()), FINGERPRINT, cfg.array(),
+                generation, config.memory());
+        try {
+            Memory m = env.memory();
+            m.putInt(OFF_MAX_PROCESSES, config.maxProcesses());
+            m.putInt(OFF_MAX_REGIONS, config.maxRegions());
+            byte[] h = home.toString().getBytes(StandardCharsets.UTF_8);
+            if (h.length <= HOME_CAPACITY) {
+                m.putBytes(OFF_HOME, h, 0, h.length);
+                m.putInt(OFF_HOME_LENGTH, h.length);
+            }
+            env.setFlags(RegionHeader.FLAG_NEEDS_RECOVERY); // "open"; cleared by a clean last close
+            try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, REGION_PREFIX + "*")) {
+                for (Path p : old) {
+                    Files.deleteIfExists(p); // regions of the old incarnation (not in the new directory)
+                }
+            }
+            // Recorded (and forced) before the region is in place: from now on a crash leaves a
+            // lock file that says "open", so the next open knows it was not closed cleanly.
+            lockFile.writeLocation(location, true);
+            env.markReady();
+        } catch (IOException | RuntimeException e) {
+            env.abandon();
+            throw e;
+        }
+        LOG.info("created environment regions of {} in {} (incarnation {})", home, dir, Long.toHexString(generation));
+        return env;
     }
 
     synchronized void retain() {
@@ -253,28 +385,54 @@ final class SharedEnvironment implements SyncContext {
             }
         }
         synchronized (this) {
+            boolean removeRegions = false;
             try {
                 lockFile.lockCreation();
                 try {
                     mem.putIntVolatile(slotOffset(maxRegions, slot) + SLOT_STATE, SLOT_FREE);
                     lockFile.release(slotLock);
-                    if ((env.flags() & RegionHeader.FLAG_FAILED) == 0 && !anyLiveSlot(mem, lockFile, slot)) {
-                        env.clearFlags(RegionHeader.FLAG_NEEDS_RECOVERY); // clean close of the last process
-                        LOG.debug("last process closed environment {} cleanly", home);
+                    if ((env.flags() & RegionHeader.FLAG_FAILED) == 0 && lockFile.noSlotHeld()) {
+                        // Clean close of the last process: the regions hold nothing the next
+                        // open needs, so they go (a failed environment's stay, to say so).
+                        env.clearFlags(RegionHeader.FLAG_NEEDS_RECOVERY);
+                        for (Region r : regions.values()) {
+                            r.close();
+                        }
+                        env.close();
+                        RegionDirectories.remove(regionDir, location.placement() == RegionPlacement.SHM,
+                                location.placement() == RegionPlacement.SHM);
+                        lockFile.writeLocation(location.closed(), false);
+                        removeRegions = true;
+                        LOG.debug("last process closed environment {} cleanly; regions in {} removed", home, regionDir);
                     }
                 } finally {
                     lockFile.unlockCreation();
                 }
-            } catch (IOException e) {
-                LOG.warn("I/O error while detaching from {}: {}", home, e.toString());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("error while detaching from {}: {}", home, e.toString());
             } finally {
                 closeQuietly(lockFile);
-                for (Region r : regions.values()) {
-                    r.close();
+                if (!removeRegions) {
+                    for (Region r : regions.values()) {
+                        r.close();
+                    }
+                    env.close();
                 }
-                env.close();
             }
         }
+    }
+
+    LockFile lockFileForTest() {
+        return lockFile;
+    }
+
+    /** See {@link Environment#crashForTest()}. */
+    synchronized void crashForTest() {
+        closed = true;
+        if (monitor != null) {
+            monitor.interrupt();
+        }
+        closeQuietly(lockFile);
     }
 
     private static void closeQuietly(LockFile f) {
@@ -289,6 +447,14 @@ final class SharedEnvironment implements SyncContext {
 
     Path home() {
         return home;
+    }
+
+    Path regionDirectory() {
+        return regionDir;
+    }
+
+    RegionPlacement regionPlacement() {
+        return location.placement();
     }
 
     EnvironmentConfig config() {
@@ -445,9 +611,14 @@ final class SharedEnvironment implements SyncContext {
                             + " region directory entries in use; raise EnvironmentConfig.maxRegions "
                             + "(takes effect when the environment is next created)");
                 }
-                r = Region.create(home.resolve(spec.fileName()), RegionHeader.KIND_USER, spec.size(),
+                r = Region.create(regionDir.resolve(spec.fileName()), RegionHeader.KIND_USER, spec.size(),
                         spec.fingerprint(), new byte[0], env.envGeneration(), config.memory());
-                r.markReady();
+                try {
+                    r.markReady();
+                } catch (IOException | RuntimeException e) {
+                    r.abandon();
+                    throw e;
+                }
                 long e = directoryEntry(free);
                 byte[] name = spec.name().getBytes(StandardCharsets.UTF_8);
                 mem.putInt(e + DIR_NAME_LENGTH, name.length);
@@ -499,7 +670,7 @@ final class SharedEnvironment implements SyncContext {
     }
 
     private Region attachRegion(String fileName, long fp) throws IOException {
-        Region r = Region.attach(home.resolve(fileName), RegionHeader.KIND_USER, fp, config.memory());
+        Region r = Region.attach(regionDir.resolve(fileName), RegionHeader.KIND_USER, fp, config.memory());
         if (r.envGeneration() != env.envGeneration()) {
             r.close();
             throw new org.libtp.core.CorruptionException("region file " + r.file() + " belongs to incarnation "

@@ -1,27 +1,59 @@
 /**
- * The environment: a directory whose region files several processes map, and the process
- * registry that tells live processes from dead ones.
+ * The environment: a directory of data files and logs whose shared regions several processes
+ * map, and the process registry that tells live processes from dead ones.
  *
  * <h2>Files</h2>
  * <pre>
- *  __libtp.lock        record locks only (see LockFile): byte 0 = creation lock,
- *                      byte 1024+s = liveness of registry slot s
- *  __libtp.env         environment region: flags, failure reason, region directory,
- *                      process registry (see EnvLayout)
- *  __libtp.rgn.NAME    named regions created on demand (later: one per manager)
+ *  environment directory
+ *    __libtp.lock        record locks (see LockFile): byte 0 = creation lock,
+ *                        byte 1024+s = liveness of registry slot s; content: the
+ *                        RegionLocation record (where the regions are)
+ *  region directory: /dev/shm/libtp-&lt;id&gt; (SHM) or the environment directory (ENV_DIR)
+ *    __libtp.env         environment region: flags, failure reason, the environment
+ *                        directory's path, region directory, process registry (EnvLayout)
+ *    __libtp.rgn.NAME    named regions created on demand (one or two per manager)
  * </pre>
+ *
+ * <h2>Where the regions live</h2>
+ * Regions hold nothing that outlives the last process, so by default ({@link
+ * org.libtp.core.env.RegionPlacement#AUTO}) they go to shared memory that is never written back
+ * to a disk: a directory {@code libtp-<id>} (mode 0700, checked to be a real directory of this
+ * user) under {@code /dev/shm}, where {@code <id>} is 128 bits of SHA-256 over the environment
+ * directory's real path, device and inode — one directory per environment, the same through
+ * symbolic links. Where no usable tmpfs exists (not Linux, no {@code /dev/shm}, not writable,
+ * another user's directory in the way) AUTO falls back to the environment directory, with one
+ * INFO line; {@code SHM} fails instead, {@code ENV_DIR} asks for the environment directory. The
+ * lock file must stay in the environment directory: its record locks are how processes of one
+ * environment find each other. The creator records the chosen directory in it, and every later
+ * process attaches there (a process reaching the environment by a bind mount, whose real path
+ * differs, still finds it); one whose configuration asks explicitly for another placement gets
+ * {@code ConfigMismatchException}. Region files are allocated whole before they are mapped
+ * ({@code posix_fallocate}): a full file system is an {@code OutOfSpaceException} at creation,
+ * never a fault (SIGBUS, {@code InternalError}) at a later access.
  *
  * <h2>Open and close</h2>
  * Open takes the creation lock (exclusive {@code fcntl} lock, blocking), so creation and attach
- * are serialized across processes. If no live process is attached (every BUSY slot's liveness
- * byte can be locked), the opener is alone: it deletes the old region files, creates new ones
- * (a new random incarnation id), and notes whether the previous incarnation was closed cleanly
- * (flag NEEDS_RECOVERY is set while open and cleared by the last clean close; FAILED by a
- * failure). Otherwise it attaches; a FAILED environment refuses with
- * {@code RunRecoveryException}. The process then claims a FREE slot whose liveness byte it can
- * lock and keeps that lock until it closes. In one JVM, all handles of a directory share one
- * {@code SharedEnvironment} (one slot, one lock-file channel: closing any channel of a file drops
- * all of the process's record locks on it).
+ * are serialized across processes. If no process holds a liveness byte of the lock file, the
+ * opener is alone: it deletes the old region files (wherever the lock file says they were),
+ * creates new ones (a new random incarnation id), records their place (state open, forced), and
+ * notes whether the previous incarnation ended cleanly (flag NEEDS_RECOVERY is set while open
+ * and cleared by the last clean close; FAILED by a failure; regions gone while the record says
+ * open — a machine restart emptied {@code /dev/shm} — count as unclean too). Otherwise it
+ * attaches; a FAILED environment refuses with {@code RunRecoveryException}. The process then
+ * claims a FREE slot whose liveness byte it can lock and keeps that lock until it closes. In one
+ * JVM, all handles of a directory share one {@code SharedEnvironment} (one slot, one lock-file
+ * channel: closing any channel of a file drops all of the process's record locks on it). The
+ * last process to close cleanly deletes the region files (and the shared-memory directory, its
+ * pages punched out first so the memory returns at once) and records state closed; a failed
+ * environment's regions stay, so the next open can say it had failed.
+ *
+ * <h2>Leftovers</h2>
+ * A process killed with SIGKILL cleans nothing up: its regions stay (in memory, for SHM) until
+ * the environment is opened again (rebuilt, then removed by the clean close) or the machine
+ * restarts. A shared-memory region directory whose environment directory is gone (deleted, or
+ * replaced: the id no longer matches) is removed by the next creation of any environment's
+ * regions under the same shared-memory directory; {@code rm -r /dev/shm/libtp-*} while no LibTP
+ * process runs is always safe.
  *
  * <h2>Dead processes</h2>
  * A slot is dead when it is BUSY and its liveness byte can be locked (the kernel released the

@@ -2,12 +2,14 @@ package org.libtp.core.log;
 
 import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.OutOfSpaceException;
 import org.libtp.core.env.Environment;
 import org.libtp.core.env.RegionSpec;
 import org.libtp.core.memory.Memory;
 import org.libtp.core.region.LatchArray;
 import org.libtp.core.region.Region;
 import org.libtp.core.storage.Storage;
+import org.libtp.core.storage.StorageErrors;
 import org.libtp.core.storage.StorageFile;
 import org.libtp.core.sync.Latch;
 import org.libtp.core.sync.SharedEvent;
@@ -60,10 +62,15 @@ import java.util.function.Predicate;
  *     488     8  removedBelow    log files numbered below it were removed: every process closes
  *                                its handles on them at its next file access (their space is
  *                                freed only when the last handle closes)
+ *     496     8  allocated       LSN: the bytes of its file before it have their blocks (zeros
+ *                                written, or records); records are placed only below it, so no
+ *                                log write ever needs new space. Changed under the alloc latch
  *     512    64  write latch     held across each write of buffer bytes to the file; taken
  *                                after the log latch, never the other way round, so that the
  *                                write(2) itself runs after the log latch is released and
  *                                appenders do not queue behind a system call
+ *     576    64  alloc latch     held while zeros are written ahead of the records (raising
+ *                                allocated); taken after the log latch, never with the write latch
  *    4096     B  buffer          bytes [bufferStartLsn, nextLsn) of the current log file
  * </pre>
  *
@@ -96,15 +103,35 @@ public final class SharedLog implements LogManager {
     static final long OFF_ENV_ID = 472;
     static final long OFF_ANCHOR_CREATED = 480;
     static final long OFF_REMOVED_BELOW = 488;
+    static final long OFF_ALLOCATED = 496;
     static final long OFF_WRITE_LATCH = 512;
+    static final long OFF_ALLOC_LATCH = 576;
     static final long OFF_BUFFER = 4096;
-    static final int LAYOUT_VERSION = 4; // 2: the flush latch became the leader word; 3: writtenLsn, write latch; 4: anchor
+    // 2: the flush latch became the leader word; 3: writtenLsn, write latch; 4: anchor; 5: allocated, alloc latch
+    static final int LAYOUT_VERSION = 5;
+
+    /** Bytes of a new log file zero-filled at creation (the rest is a hole until the records near it). */
+    static final long FIRST_WINDOW = 512 * 1024;
+    /** Zeros written per alloc latch hold. */
+    static final long STEP = 256 * 1024;
+    /** How far ahead of the records the background keeps the file allocated, beyond the reserve. */
+    static final long AHEAD = 512 * 1024;
 
     private final Environment env;
     private final Storage storage;
     private final Memory mem;
     private final Latch logLatch;
     private final Latch writeLatch;
+    private final Latch allocLatch;
+    /**
+     * The tail of each log file kept for records that must not fail for want of space: those
+     * that undo (compensations, abort records), commit, or log a change already made (page
+     * images). Other records switch to the next file, or are refused with
+     * {@link OutOfSpaceException}, before they would eat into it.
+     */
+    private final long reserve;
+    private final java.util.concurrent.atomic.AtomicBoolean fillScheduled = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile long lastFillWarning;
     private final long leaderMe;
     private final SharedEvent flushed;
     private final long fileSize;
@@ -120,16 +147,19 @@ public final class SharedLog implements LogManager {
         this.mem = region.memory();
         this.logLatch = env.latch(region, OFF_LOG_LATCH, "log latch");
         this.writeLatch = env.latch(region, OFF_WRITE_LATCH, "log write latch");
+        this.allocLatch = env.latch(region, OFF_ALLOC_LATCH, "log alloc latch");
         this.leaderMe = (long) (env.processSlot() + 1) << 40 | (env.slotGeneration(env.processSlot()) & GEN_MASK);
         this.flushed = env.event(region, OFF_FLUSH_EVENT);
         this.config = config;
         this.fileSize = mem.getLong(OFF_FILE_SIZE);
         this.bufferSize = mem.getInt(OFF_BUFFER_SIZE);
+        this.reserve = Math.min(fileSize / 8, 256 * 1024);
     }
 
     static RegionSpec spec(LogConfig config) {
         return new RegionSpec("log", OFF_BUFFER + config.bufferSize(), LAYOUT_VERSION,
-                new LatchArray(OFF_LOG_LATCH, 64, 1), new LatchArray(OFF_WRITE_LATCH, 64, 1));
+                new LatchArray(OFF_LOG_LATCH, 64, 1), new LatchArray(OFF_WRITE_LATCH, 64, 1),
+                new LatchArray(OFF_ALLOC_LATCH, 64, 1));
     }
 
     /**
@@ -148,6 +178,9 @@ public final class SharedLog implements LogManager {
                 m.putInt(OFF_BUFFER_SIZE, config.bufferSize());
                 log = new SharedLog(env, storage, region, config);
                 log.recoverEnd();
+                // How far the last file is allocated is not known: from its end on, the first
+                // appends write zeros again (harmless over zeros or a torn tail).
+                m.putLongVolatile(OFF_ALLOCATED, m.getLongVolatile(OFF_NEXT_LSN));
                 m.putIntVolatile(OFF_STATE, 1);
             } else {
                 log = new SharedLog(env, storage, region, config);
@@ -432,7 +465,14 @@ public final class SharedLog implements LogManager {
         return f;
     }
 
-    /** Creates log file {@code n}: header, zero preallocation, forced, directory forced. */
+    /**
+     * Creates log file {@code n}: header, the first window zero-filled, full length (a hole after
+     * the window), forced, directory forced. A file prepared ahead is only renamed.
+     *
+     * @throws OutOfSpaceException no room for it; nothing was left behind
+     * @throws IOException another error building it (nothing left behind), or one after it was
+     *         named (forcing the directory)
+     */
     private void createFile(int n) throws IOException {
         String name = LogFileHeader.fileName(n);
         String ready = name + READY;
@@ -441,18 +481,58 @@ public final class SharedLog implements LogManager {
             storage.rename(ready, name);
         } else {
             build(name + ".new", n);
-            storage.rename(name + ".new", name);
+            try {
+                storage.rename(name + ".new", name);
+            } catch (IOException | RuntimeException e) {
+                deleteQuietly(name + ".new");
+                throw e;
+            }
         }
         storage.forceDirectory();
     }
 
-    /** Writes a complete empty log file {@code n} (header, zeros) under {@code tmp}, forced. */
+    /**
+     * Writes a complete empty log file {@code n} under {@code tmp}, forced: the header, zeros up to
+     * {@link #FIRST_WINDOW} and one byte at the end, so the file has its full length (a file cut
+     * short is refused at open) while only its start takes disk space; appends zero-fill the rest
+     * ahead of themselves ({@link #ensureAllocated}). Zeros read from a hole end the records
+     * just as written ones do. Any failure deletes {@code tmp}.
+     *
+     * @throws OutOfSpaceException no room for the file
+     */
     private void build(String tmp, int n) throws IOException {
         storage.delete(tmp);
         try (StorageFile f = storage.open(tmp, true)) {
             f.write(LogFileHeader.encode(n, fileSize, mem.getLong(OFF_LOG_ID)), 0);
-            f.preallocate(fileSize);
+            long window = Math.min(fileSize, FIRST_WINDOW);
+            zero(f, LogFileHeader.SIZE, window);
+            if (window < fileSize) {
+                f.write(ByteBuffer.allocate(1), fileSize - 1);
+            }
             f.force();
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(tmp);
+            if (e instanceof IOException io && StorageErrors.isNoSpace(io)) {
+                throw noSpace("create log file " + LogFileHeader.fileName(n) + " (" + Math.min(fileSize, FIRST_WINDOW)
+                        + " bytes of its " + fileSize + " allocated at creation)", io);
+            }
+            throw e;
+        }
+    }
+
+    private OutOfSpaceException noSpace(String what, IOException cause) {
+        long free = StorageErrors.usableSpace(storage.directory());
+        return new OutOfSpaceException("no space to " + what + " in " + storage.directory() + " (" + cause.getMessage()
+                + "; " + (free < 0 ? "free space unknown" : free + " bytes free") + "). The operation was refused and "
+                + "nothing was half-written: abort the transaction, free space on that file system (or remove log "
+                + "files recovery no longer needs: LogConfig.autoRemove, checkpoints), then retry", cause);
+    }
+
+    private void deleteQuietly(String name) {
+        try {
+            storage.delete(name);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not delete {} in {}: {}", name, storage.directory(), e.toString());
         }
     }
 
@@ -485,7 +565,12 @@ public final class SharedLog implements LogManager {
                     return;
                 }
                 build(prep, next);
-                storage.rename(prep, ready);
+                try {
+                    storage.rename(prep, ready);
+                } catch (IOException | RuntimeException e) {
+                    deleteQuietly(prep);
+                    throw e;
+                }
             } catch (IOException | RuntimeException e) {
                 LOG.debug("preparing {} ahead failed ({}); the switch will create it", ready, e.toString());
             }
@@ -514,8 +599,27 @@ public final class SharedLog implements LogManager {
 
     // ------------------------------------------------------------------ append
 
+    /**
+     * Appends a record that may use the reserve at the end of each log file (see
+     * {@link #append(int, long, long, byte[], boolean)}): for compensations, abort and commit
+     * records and changes already made.
+     */
     @Override
     public long append(int type, long txnId, long prevLsn, byte[] payload) {
+        return append(type, txnId, prevLsn, payload, true);
+    }
+
+    /**
+     * Appends a record. {@code mayUseReserve}: the record must not fail for want of space (it
+     * undoes, commits, or logs a change already made), so it may use the reserve kept at the end
+     * of each log file; otherwise (a change not made yet, a checkpoint) it leaves the reserve
+     * free, switching to the next file before it would eat into it.
+     *
+     * @throws OutOfSpaceException the file system has no room for the next stretch of the log or
+     *         the next log file; nothing was appended or left behind, the environment is fine
+     * @throws org.libtp.core.RunRecoveryException an I/O error writing or forcing the log
+     */
+    public long append(int type, long txnId, long prevLsn, byte[] payload, boolean mayUseReserve) {
         if (payload == null) {
             throw new IllegalArgumentException("payload must not be null");
         }
@@ -526,13 +630,15 @@ public final class SharedLog implements LogManager {
         checkOpen();
         ByteBuffer rec = LogRecordCodec.encode(type, txnId, prevLsn, payload);
         int length = rec.remaining();
+        long room = mayUseReserve ? 0 : reserve;
         long lsn;
         logLatch.acquire();
         try {
             lsn = mem.getLong(OFF_NEXT_LSN);
-            if (Lsn.offset(lsn) + length > fileSize) {
+            if (Lsn.offset(lsn) + length + room > fileSize) {
                 lsn = switchFile(lsn);
             }
+            ensureAllocated(lsn + length + room);
             long start = mem.getLong(OFF_BUFFER_START);
             if (lsn - start + length > bufferSize) {
                 writeBuffer(start, lsn);
@@ -548,7 +654,132 @@ public final class SharedLog implements LogManager {
         }
         maybePrepareNext(lsn);
         maybeForceBehind(lsn);
+        maybeFillAhead(lsn + length);
         return lsn;
+    }
+
+    /**
+     * Makes sure records of about {@code bytes} (capped at half a file) that may not use the
+     * reserve could be appended now: the log switches to the next file, and allocates, as an
+     * append would. A caller about to make changes that it can log only afterwards (a B-tree
+     * split logs page images of pages it has already changed) asks first, so that a log without
+     * room refuses the operation before anything changed, rather than eating into the reserve.
+     * Not a reservation: concurrent appenders may take the room meanwhile (the reserve covers
+     * that).
+     *
+     * @throws OutOfSpaceException no room for them; nothing changed
+     */
+    public void ensureSpace(long bytes) {
+        checkOpen();
+        long need = Math.min(Math.max(0, bytes), fileSize / 2) + reserve;
+        long next = mem.getLongVolatile(OFF_NEXT_LSN);
+        long a = mem.getLongVolatile(OFF_ALLOCATED);
+        if (Lsn.offset(next) + need <= fileSize && Lsn.file(a) == Lsn.file(next) && a >= next + need) {
+            return; // the usual case: the background keeps the file allocated ahead
+        }
+        logLatch.acquire();
+        try {
+            long lsn = mem.getLong(OFF_NEXT_LSN);
+            if (Lsn.offset(lsn) + need > fileSize) {
+                lsn = switchFile(lsn);
+            }
+            ensureAllocated(lsn + need);
+        } catch (IOException e) {
+            throw env.fail("I/O error appending to the log in " + storage.directory() + ": " + e);
+        } finally {
+            logLatch.release();
+        }
+    }
+
+    // ------------------------------------------------------------------ allocation ahead of the records
+
+    /**
+     * Under the log latch: makes sure the current file's blocks are allocated (zeros written)
+     * below {@code target} (capped at the file's end), so that writing records there cannot fail
+     * for want of space. Usually the background has done it already.
+     *
+     * @throws OutOfSpaceException no room; {@code allocated} stays below target and nothing
+     *         is appended
+     */
+    private void ensureAllocated(long target) throws IOException {
+        long end = Lsn.of(Lsn.file(target), fileSize);
+        long want = Math.min(target, end);
+        if (mem.getLongVolatile(OFF_ALLOCATED) >= want) {
+            return;
+        }
+        allocLatch.acquire();
+        try {
+            long a = mem.getLongVolatile(OFF_ALLOCATED);
+            while (a < want) {
+                long to = Math.min(end, Math.max(want, a + STEP));
+                try {
+                    zero(file(Lsn.file(a)), Lsn.offset(a), Lsn.offset(to));
+                } catch (IOException e) {
+                    if (StorageErrors.isNoSpace(e)) {
+                        throw noSpace("extend log file " + LogFileHeader.fileName(Lsn.file(a)) + " to "
+                                + Lsn.offset(to) + " bytes", e);
+                    }
+                    throw e;
+                }
+                mem.putLongVolatile(OFF_ALLOCATED, to);
+                a = to;
+            }
+        } finally {
+            allocLatch.release();
+        }
+    }
+
+    /**
+     * Asks the background to zero-fill ahead when the records near the allocated end, so that
+     * appenders (who hold the log latch) rarely write zeros themselves.
+     */
+    private void maybeFillAhead(long end) {
+        long a = mem.getLongVolatile(OFF_ALLOCATED);
+        if (Lsn.file(a) != Lsn.file(end) || Lsn.offset(a) >= fileSize
+                || a - end >= reserve + STEP || !fillScheduled.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            preparer.execute(() -> {
+                try {
+                    fillAhead();
+                } finally {
+                    fillScheduled.set(false);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            fillScheduled.set(false); // closing
+        }
+    }
+
+    /** Background: zero-fills the current file up to reserve + AHEAD past its records, a step per latch hold. */
+    private void fillAhead() {
+        while (!closed && !env.isFailed()) {
+            allocLatch.acquire();
+            try {
+                long a = mem.getLongVolatile(OFF_ALLOCATED);
+                long next = mem.getLongVolatile(OFF_NEXT_LSN);
+                long end = Lsn.of(Lsn.file(a), fileSize);
+                long want = Math.min(end, next + reserve + AHEAD);
+                if (Lsn.file(a) != Lsn.file(next) || a >= want) {
+                    return; // done, or a switch is under way (it allocates the new file itself)
+                }
+                long to = Math.min(want, a + STEP);
+                zero(file(Lsn.file(a)), Lsn.offset(a), Lsn.offset(to));
+                mem.putLongVolatile(OFF_ALLOCATED, to);
+            } catch (IOException | RuntimeException e) {
+                long now = System.currentTimeMillis();
+                if (!closed && now - lastFillWarning > 60_000) {
+                    lastFillWarning = now;
+                    LOG.warn("could not allocate the log ahead of its records in {} ({}); appends allocate "
+                            + "themselves, and are refused with OutOfSpaceException if there is no room", storage.directory(),
+                            e.toString());
+                }
+                return;
+            } finally {
+                allocLatch.release();
+            }
+        }
     }
 
     /** The (file, quarter) this process last asked the write-back thread to force. */
@@ -623,7 +854,15 @@ public final class SharedLog implements LogManager {
         synchronized (this) {
             forces++;
         }
+        // No room for the next file: OutOfSpaceException, and nothing changed: the records stay
+        // in file n, whose reserve is still there for records that may use it.
         createFile(n + 1);
+        allocLatch.acquire();
+        try {
+            mem.putLongVolatile(OFF_ALLOCATED, Lsn.of(n + 1, Math.min(fileSize, FIRST_WINDOW)));
+        } finally {
+            allocLatch.release();
+        }
         // Leftovers of lost races, looked for off the log latch (listing the directory is slow).
         try {
             preparer.execute(() -> {

@@ -4,10 +4,21 @@
  *
  * <h2>Structures</h2>
  * <ul>
- *   <li>Log files {@code log.NNNNNNNNNN} in the environment directory, preallocated with zeros to
- *       {@link org.libtp.core.log.LogConfig#fileSize()}, starting with a
+ *   <li>Log files {@code log.NNNNNNNNNN} in the environment directory, of
+ *       {@link org.libtp.core.log.LogConfig#fileSize()} bytes, starting with a
  *       {@link org.libtp.core.log.LogFileHeader}; records ({@link org.libtp.core.log.LogRecordCodec})
  *       follow back to back; a zero length word ends the records of a file.</li>
+ *   <li>Space: a new file gets its header and first 512 KiB of zeros, and its full length as a
+ *       hole (which reads as zeros); {@code allocated} in the region marks how far the current
+ *       file has its blocks, and records are placed only below it, so writing them never needs
+ *       new space (overwriting allocated blocks is also what makes a forced write cheap). The
+ *       background (the prepare thread) zero-fills 256 KiB steps ahead under the <b>alloc
+ *       latch</b>; an appender that finds too little allocated does it itself. The last eighth
+ *       of each file (at most 256 KiB) is a reserve: records of changes not yet made and
+ *       checkpoints switch files, or are refused with {@code OutOfSpaceException}, before they
+ *       would use it, so that compensations, abort and commit records and page images of changes
+ *       already made still find room when the disk is full. {@code ensureSpace} lets a record
+ *       manager ask before a change it can only log afterwards (a B-tree split).</li>
  *   <li>The shared region {@code log} ({@link org.libtp.core.log.SharedLog} has its offset table):
  *       the log buffer, nextLsn, bufferStartLsn, flushedLsn, the log latch and the leader word.</li>
  *   <li>LSN = (file number, offset) in a long ({@link org.libtp.core.log.Lsn}).</li>
@@ -16,6 +27,10 @@
  * <h2>Latches</h2>
  * The <b>log latch</b> guards the buffer, nextLsn, bufferStartLsn and file switches; appending
  * copies the record into the buffer under it, writing the buffer to the OS first when it is full.
+ * The <b>write latch</b> is held across each write(2) of buffer bytes, the <b>alloc latch</b>
+ * while zeros are written ahead (raising {@code allocated}); each is taken after the log latch
+ * or alone, never the two together. Zeros are written only at or above {@code allocated}, which
+ * is at or above every record, so they never overwrite one.
  * The group-commit <b>leader word</b> (not a latch) is held by the leader while it writes the
  * buffer out (taking the log latch briefly) and forces the file; never the other way round. It
  * names the leader's (process slot, generation). A leader killed there leaves consistent state —
@@ -53,7 +68,10 @@
  *       {@link org.libtp.core.CorruptionException} (the log is left untouched). A bad record met
  *       later while reading is also a {@code CorruptionException}.</li>
  *   <li>A failed force fails the environment: it is never retried (after an fsync error the kernel
- *       may have dropped the dirty pages) and never reported as success.</li>
+ *       may have dropped the dirty pages) and never reported as success. No room to create the
+ *       next file or zero-fill the next stretch refuses the record ({@code OutOfSpaceException})
+ *       with nothing changed and the half-built file ({@code .new}, {@code .prep}) deleted; a
+ *       failed write of records (inside allocated space) still fails the environment.</li>
  *   <li>A process killed holding either latch fails the environment (substrate rule); followers
  *       waiting for a dead leader notice within the latch check interval.</li>
  * </ul>

@@ -39,7 +39,11 @@ public final class Region implements AutoCloseable {
      * {@link RegionHeader#STATE_INITIALIZING}, payload zero. It is built in {@code file + ".new"}
      * and {@link #markReady()} renames it over {@code file} atomically, so at every instant
      * {@code file} is either the old region or the complete new one: a creator killed half-way
-     * leaves the old file (and its flags) in place.
+     * leaves the old file (and its flags) in place. Every block of the file is allocated before
+     * it is mapped ({@link FileSpace}).
+     *
+     * @throws org.libtp.core.OutOfSpaceException the file system has no room for {@code size}
+     *         bytes; the temporary file is removed
      */
     public static Region create(Path file, int kind, long size, long fingerprint, byte[] config,
                                 long envGeneration, MemoryImpl impl) throws IOException {
@@ -55,9 +59,20 @@ public final class Region implements AutoCloseable {
         Memory m;
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            // A sparse file: setLength allocates nothing; pages appear as they are touched.
-            ch.write(ByteBuffer.allocate(1), size - 1);
+            // Every block allocated before the mapping: a page of a sparse file that the file
+            // system cannot supply later faults (SIGBUS) at whichever access first touches it.
+            FileSpace.allocate(tmp, ch, size);
+            if (ch.size() < size) {
+                ch.write(ByteBuffer.allocate(1), size - 1);
+            }
             m = MemoryFactory.map(ch, file.toString(), size, impl);
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                Files.deleteIfExists(tmp); // nothing half-created is left behind
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
         }
         long magic = magic();
         m.putLong(OFF_MAGIC, magic);
@@ -162,6 +177,22 @@ public final class Region implements AutoCloseable {
         if (pending != null) {
             Files.move(pending, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
                     java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            pending = null;
+        }
+    }
+
+    /**
+     * Gives up a region being created (after {@link #create}, before {@link #markReady}): unmaps
+     * it and deletes its temporary file, leaving nothing behind.
+     */
+    public void abandon() {
+        memory.close();
+        if (pending != null) {
+            try {
+                Files.deleteIfExists(pending);
+            } catch (IOException e) {
+                org.slf4j.LoggerFactory.getLogger(Region.class).warn("could not delete {}: {}", pending, e.toString());
+            }
             pending = null;
         }
     }

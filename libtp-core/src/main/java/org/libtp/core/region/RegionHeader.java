@@ -90,7 +90,7 @@ public final class RegionHeader {
         if (magic != magic()) {
             throw new VersionMismatchException("region file " + file + " has magic " + magicText(magic)
                     + ", expected " + magicText(magic()) + ": not a LibTP region file, or written on "
-                    + "a machine of another byte order. Move it out of the environment directory.");
+                    + "a machine of another byte order. Move it out of the region directory.");
         }
         int version = h.getInt(OFF_VERSION);
         if (version != VERSION) {

@@ -40,16 +40,26 @@ public interface Storage {
     /**
      * Replaces {@code name} with {@code content} atomically and durably: written to
      * {@code name.new}, forced, renamed over {@code name}, directory forced. A crash leaves either
-     * the old file or the new one, never a mix.
+     * the old file or the new one, never a mix. A failure before the rename deletes
+     * {@code name.new}.
      */
     default void replaceFile(String name, java.nio.ByteBuffer content) throws IOException {
         String tmp = name + ".new";
         delete(tmp);
-        try (StorageFile f = open(tmp, true)) {
-            f.write(content, 0);
-            f.force();
+        try {
+            try (StorageFile f = open(tmp, true)) {
+                f.write(content, 0);
+                f.force();
+            }
+            rename(tmp, name);
+        } catch (IOException | RuntimeException e) {
+            try {
+                delete(tmp); // a failed replacement leaves the old file and nothing else
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
         }
-        rename(tmp, name);
         forceDirectory();
     }
 }

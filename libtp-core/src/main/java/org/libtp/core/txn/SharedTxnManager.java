@@ -2,6 +2,8 @@ package org.libtp.core.txn;
 
 import org.libtp.core.CapacityExceededException;
 import org.libtp.core.CorruptionException;
+import org.libtp.core.OutOfSpaceException;
+import org.libtp.core.RunRecoveryException;
 import org.libtp.core.env.Environment;
 import org.libtp.core.env.FailCheckListener;
 import org.libtp.core.env.RegionSpec;
@@ -233,7 +235,19 @@ public final class SharedTxnManager implements TransactionManager {
             mem.putLongVolatile(e + E_FIRST, log.endLsn());
         }
         byte[] payload = LogRecords.encode(record);
-        long lsn = log.append(record.type().id(), t.id, t.lastLsn, payload);
+        boolean made = record.type().loggedAfterChange();
+        long lsn;
+        try {
+            // A change not made yet leaves the log's reserve alone: refused for want of space,
+            // it is simply not made, and the reserve lets the transaction still abort.
+            lsn = log.append(record.type().id(), t.id, t.lastLsn, payload, made);
+        } catch (OutOfSpaceException x) {
+            if (made) {
+                throw failWith("no log space for " + record.type() + " of transaction " + t.id
+                        + ", a change already made: it cannot stay unlogged (" + x.getMessage() + ")", x);
+            }
+            throw x;
+        }
         t.lastEnd = lsn + LogRecordCodec.HEADER_SIZE + payload.length;
         if (t.firstLsn == Lsn.NULL) {
             t.firstLsn = lsn;
@@ -241,6 +255,12 @@ public final class SharedTxnManager implements TransactionManager {
         t.lastLsn = lsn;
         mem.putLongVolatile(e + E_LAST, lsn);
         return lsn;
+    }
+
+    /** See {@link Transaction#ensureLogSpace}. */
+    void ensureLogSpace(Transaction t, long bytes) {
+        t.checkActive();
+        log.ensureSpace(bytes);
     }
 
     @Override
@@ -303,10 +323,24 @@ public final class SharedTxnManager implements TransactionManager {
         long e = entry(t.slot);
         mem.putIntVolatile(e + E_STATE, ABORTING);
         if (t.lastLsn != Lsn.NULL) {
-            t.lastLsn = undo(t.id, t.lastLsn, e);
-            log.append(RecordType.TXN_ABORT.id(), t.id, t.lastLsn, LogRecords.encode(new LogRecord.TxnAbort()));
+            try {
+                t.lastLsn = undo(t.id, t.lastLsn, e);
+                log.append(RecordType.TXN_ABORT.id(), t.id, t.lastLsn, LogRecords.encode(new LogRecord.TxnAbort()));
+            } catch (RunRecoveryException x) {
+                throw x;
+            } catch (RuntimeException x) {
+                // Half undone, its locks still held: nothing can finish it but recovery.
+                throw failWith("the abort of transaction " + t.id + " could not complete (" + x + ")", x);
+            }
         }
         end(t);
+    }
+
+    /** Fails the environment for {@code reason}, with {@code cause} on the exception thrown. */
+    private RunRecoveryException failWith(String reason, Throwable cause) {
+        RunRecoveryException r = env.fail(reason);
+        r.initCause(cause);
+        return r;
     }
 
     /**
@@ -498,7 +532,15 @@ public final class SharedTxnManager implements TransactionManager {
         if (bytes > 0 && distance > 4 * bytes || !wakeCheckpointer()) {
             if (ckpLatch.tryAcquire()) { // someone is already at it otherwise
                 ckpLatch.release();
-                checkpoint();
+                try {
+                    checkpoint();
+                } catch (RunRecoveryException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    // The commit itself succeeded: a checkpoint that could not be taken (no
+                    // space to write pages or its record) is retried past the next interval.
+                    LOG.warn("checkpoint of {} after a commit failed (retried later): {}", env.home(), e.toString());
+                }
             }
         }
     }
@@ -554,7 +596,7 @@ public final class SharedTxnManager implements TransactionManager {
                     ckpLatch.release();
                     checkpoint();
                 }
-            } catch (org.libtp.core.RunRecoveryException e) {
+            } catch (RunRecoveryException e) {
                 LOG.debug("checkpoint thread of {} stops: {}", env.home(), e.toString());
                 return; // every later call fails anyway
             } catch (RuntimeException e) {
@@ -616,7 +658,7 @@ public final class SharedTxnManager implements TransactionManager {
                 txnLatch.release();
             }
             byte[] payload = LogRecords.encode(new LogRecord.Checkpoint(redo, nextId, active, dirty));
-            long lsn = log.append(RecordType.CHECKPOINT.id(), 0, Lsn.NULL, payload);
+            long lsn = log.append(RecordType.CHECKPOINT.id(), 0, Lsn.NULL, payload, false);
             long end = lsn + LogRecordCodec.HEADER_SIZE + payload.length;
             log.flush(end, Durability.SYNC);
             log.anchorAt(end); // the log must reach this checkpoint at every later open

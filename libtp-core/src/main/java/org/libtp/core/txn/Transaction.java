@@ -91,6 +91,16 @@ public final class Transaction {
     }
 
     /**
+     * Asks whether about {@code bytes} of log records could be appended now, before a change
+     * that can only be logged once made (page images of a structure change): throws
+     * {@link org.libtp.core.OutOfSpaceException}, with nothing changed, if the log has no room,
+     * so that the change is not made. See {@link org.libtp.core.log.SharedLog#ensureSpace}.
+     */
+    public void ensureLogSpace(long bytes) {
+        manager.ensureLogSpace(this, bytes);
+    }
+
+    /**
      * Logs a change made by a record manager on behalf of this transaction (before the change
      * reaches any data page: write-ahead). Returns its LSN.
      */

@@ -158,25 +158,44 @@ public final class TxnEnvironment implements AutoCloseable {
 
     /**
      * Closes. The last process to close takes a full checkpoint first, so that the next open's
-     * recovery has nothing to redo (a crash instead leaves that work to recovery).
+     * recovery has nothing to redo (a crash instead leaves that work to recovery). Every manager
+     * is closed (their threads stopped, their files closed) even if the environment has failed
+     * or one of them fails to close; a failed environment closes without an exception (that is
+     * what the RunRecoveryException asked for), another error is thrown once everything is
+     * closed.
      */
     @Override
     public void close() {
+        RuntimeException first = null;
         try {
-            if (env.busyProcessSlots() == 1 && !env.isFailed()) {
-                try {
+            try {
+                if (!env.isFailed() && env.busyProcessSlots() == 1) {
                     txn.checkpoint(true);
-                } catch (RuntimeException e) {
+                }
+            } catch (RuntimeException e) {
+                org.slf4j.LoggerFactory.getLogger(TxnEnvironment.class)
+                        .warn("final checkpoint of {} failed; recovery will redo from the last one: {}", env.home(), e.toString());
+            }
+            for (AutoCloseable m : new AutoCloseable[] {locks::close, txn::close, buffers::close, log::close}) {
+                try {
+                    m.close();
+                } catch (org.libtp.core.RunRecoveryException e) {
                     org.slf4j.LoggerFactory.getLogger(TxnEnvironment.class)
-                            .warn("final checkpoint of {} failed; recovery will redo from the last one: {}", env.home(), e.toString());
+                            .debug("closing a manager of failed environment {}: {}", env.home(), e.toString());
+                } catch (Exception e) {
+                    RuntimeException r = e instanceof RuntimeException re ? re : new IllegalStateException(e);
+                    if (first == null) {
+                        first = r;
+                    } else {
+                        first.addSuppressed(r);
+                    }
                 }
             }
-            locks.close();
-            txn.close();
-            buffers.close();
-            log.close();
         } finally {
             env.close();
+        }
+        if (first != null) {
+            throw first;
         }
     }
 }

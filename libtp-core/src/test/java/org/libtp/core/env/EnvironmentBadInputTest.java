@@ -32,13 +32,36 @@ class EnvironmentBadInputTest {
 
     private static final EnvironmentConfig CONFIG = EnvironmentConfig.builder().failCheckMillis(0).build();
 
-    private Path envFile() {
-        return dir.resolve(SharedEnvironment.ENV_FILE);
+    /** Where the regions of the last environment opened here were. */
+    private Path regionDir;
+
+    @org.junit.jupiter.api.AfterEach
+    void removeLeftRegions() {
+        if (regionDir != null && !regionDir.equals(dir)) {
+            RegionDirectories.remove(regionDir, true, true); // left by createAndCrash
+        }
     }
 
-    private void createAndClose() {
-        Environment.open(dir, CONFIG).close();
+    private Path envFile() {
+        return regionDir.resolve(SharedEnvironment.ENV_FILE);
+    }
+
+    /** Creates the regions and leaves them as a killed process would (a clean close removes them). */
+    private void createAndCrash() {
+        Environment env = Environment.open(dir, CONFIG);
+        regionDir = env.regionDirectory();
+        env.crashForTest();
         assertTrue(Files.exists(envFile()));
+    }
+
+    /**
+     * Holds a liveness byte of the lock file, as an attached process does: an open then attaches
+     * to the regions (and validates them) instead of rebuilding them.
+     */
+    private FileChannel liveProcess() throws IOException {
+        FileChannel ch = FileChannel.open(dir.resolve(LockFile.NAME), StandardOpenOption.READ, StandardOpenOption.WRITE);
+        ch.lock(LockFile.SLOT_BASE + 7, 1, false);
+        return ch;
     }
 
     private void patch(Path file, long offset, byte[] bytes) throws IOException {
@@ -57,7 +80,10 @@ class EnvironmentBadInputTest {
 
     private <T extends LibTpException> T assertOpenFails(Class<T> type, String... mustContain) throws IOException {
         byte[] before = Files.readAllBytes(envFile());
-        T e = assertThrows(type, () -> Environment.open(dir, CONFIG));
+        T e;
+        try (FileChannel live = liveProcess()) {
+            e = assertThrows(type, () -> Environment.open(dir, CONFIG));
+        }
         for (String s : mustContain) {
             assertTrue(e.getMessage().contains(s), "message lacks '" + s + "': " + e.getMessage());
         }
@@ -67,14 +93,14 @@ class EnvironmentBadInputTest {
 
     @Test
     void wrongMagic() throws Exception {
-        createAndClose();
+        createAndCrash();
         patch(envFile(), RegionHeader.OFF_MAGIC, "NOTLIBTP".getBytes());
         assertOpenFails(VersionMismatchException.class, envFile().toRealPath().toString(), "NOTLIBTP", "LIBTPRGN");
     }
 
     @Test
     void wrongVersion() throws Exception {
-        createAndClose();
+        createAndCrash();
         patch(envFile(), RegionHeader.OFF_VERSION, intBytes(99));
         assertOpenFails(VersionMismatchException.class, envFile().toRealPath().toString(), "version 99",
                 "expects " + RegionHeader.VERSION);
@@ -82,7 +108,7 @@ class EnvironmentBadInputTest {
 
     @Test
     void wrongFingerprint() throws Exception {
-        createAndClose();
+        createAndCrash();
         patch(envFile(), RegionHeader.OFF_FINGERPRINT, longBytes(0x1234L));
         assertOpenFails(VersionMismatchException.class, envFile().toRealPath().toString(),
                 "0x0000000000001234", String.format("0x%016x", EnvLayout.FINGERPRINT));
@@ -90,7 +116,7 @@ class EnvironmentBadInputTest {
 
     @Test
     void truncatedRegionFile() throws Exception {
-        createAndClose();
+        createAndCrash();
         try (RandomAccessFile f = new RandomAccessFile(envFile().toFile(), "rw")) {
             f.setLength(4096);
         }
@@ -206,16 +232,37 @@ class EnvironmentBadInputTest {
     }
 
     @Test
+    void leftoversOfAnotherFormatAreRebuiltWhenNobodyIsAttached() throws Exception {
+        createAndCrash();
+        patch(envFile(), RegionHeader.OFF_MAGIC, "NOTLIBTP".getBytes());
+        try (Environment env = Environment.open(dir, CONFIG)) {
+            assertTrue(env.createdRegions());
+            assertTrue(env.wasUnclean());
+        }
+    }
+
+    @Test
     void cleanCloseIsRememberedAndACrashIsNot() throws Exception {
-        createAndClose();
+        Environment.open(dir, CONFIG).close();
         try (Environment env = Environment.open(dir, CONFIG)) {
             assertTrue(env.createdRegions());
             assertFalse(env.wasUnclean());
         }
-        // Simulate a crashed last process: the region still says "open" (needs recovery).
-        patch(envFile(), RegionHeader.OFF_FLAGS, intBytes(RegionHeader.FLAG_NEEDS_RECOVERY));
+        // A crashed last process: the regions still say "open" (needs recovery).
+        createAndCrash();
         try (Environment env = Environment.open(dir, CONFIG)) {
             assertTrue(env.wasUnclean());
+        }
+        // A machine restart: the shared-memory regions are gone, the lock file still says open.
+        createAndCrash();
+        for (Path p : Files.list(regionDir).toList()) {
+            Files.delete(p);
+        }
+        try (Environment env = Environment.open(dir, CONFIG)) {
+            assertTrue(env.wasUnclean(), "regions gone while the lock file says open: not a clean close");
+        }
+        try (Environment env = Environment.open(dir, CONFIG)) {
+            assertFalse(env.wasUnclean());
         }
     }
 }

@@ -286,8 +286,10 @@ class SharedLogTest {
         assertEquals(472, SharedLog.OFF_ENV_ID);
         assertEquals(480, SharedLog.OFF_ANCHOR_CREATED);
         assertEquals(488, SharedLog.OFF_REMOVED_BELOW);
+        assertEquals(496, SharedLog.OFF_ALLOCATED);
         assertEquals(512, SharedLog.OFF_WRITE_LATCH);
-        assertEquals(4, SharedLog.LAYOUT_VERSION);
+        assertEquals(576, SharedLog.OFF_ALLOC_LATCH);
+        assertEquals(5, SharedLog.LAYOUT_VERSION);
         assertEquals(4096, SharedLog.OFF_BUFFER);
         assertEquals(4096 + 16 * 1024, SharedLog.spec(SMALL).size());
     }

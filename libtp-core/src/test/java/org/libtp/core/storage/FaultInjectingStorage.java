@@ -51,7 +51,8 @@ import java.util.function.Predicate;
  * <p>Fault injection: {@link #failForceAfter(int)} (a failed force poisons the file's unforced
  * operations: they stay losable forever, even after a later force that succeeds — PostgreSQL's
  * "fsyncgate"), {@link #failNextWrite()}, {@link #shortWriteNext(int)} (preallocation counts as
- * a write for these) and {@link #failNextDirectoryForce()}. Counters: {@link #forceCount(String)}, {@link #bytesWritten(String)},
+ * a write for these), {@link #failNextDirectoryForce()}, and ENOSPC: {@link #noSpaceEvery(int)} (every
+ * Nth write) and {@link #diskFull(boolean)} (writes that need new blocks). Counters: {@link #forceCount(String)}, {@link #bytesWritten(String)},
  * {@link #writeCount(String)} per file name, and totals.
  *
  * <p>Thread-safe: bookkeeping and writes run under this object's monitor; reads and the real
@@ -142,6 +143,15 @@ public final class FaultInjectingStorage implements Storage {
     private Predicate<String> forceFailureFilter = n -> true;
     private int shortWriteBytes = -1;
     private boolean failDirectoryForce;
+    /** Every how many writes one fails with ENOSPC (0 = never), and the count so far. */
+    private int noSpaceEvery;
+    private long noSpaceCountdown;
+    /** A full disk: writes past a file's end and preallocations fail with ENOSPC. */
+    private boolean diskFull;
+    private long noSpaceFailures;
+
+    /** The message of the IOException the JDK throws for ENOSPC. */
+    public static final String NO_SPACE = "No space left on device";
 
     public FaultInjectingStorage(Storage delegate) {
         this.delegate = Objects.requireNonNull(delegate);
@@ -203,8 +213,51 @@ public final class FaultInjectingStorage implements Storage {
         failDirectoryForce = true;
     }
 
+    /**
+     * Every {@code n}th write or preallocation from now on (of any file; 0 turns it off) writes
+     * nothing and throws {@code IOException("No space left on device")}, as {@code pwrite} does
+     * with ENOSPC. Forces are not affected.
+     */
+    public synchronized void noSpaceEvery(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("n < 0: " + n);
+        }
+        noSpaceEvery = n;
+        noSpaceCountdown = n;
+    }
+
+    /**
+     * While {@code full}, the disk has no free block: a write that extends a file (any byte past
+     * its current end) and every preallocation fail with ENOSPC having written nothing; writes
+     * inside a file's current size (blocks already allocated) succeed.
+     */
+    public synchronized void diskFull(boolean full) {
+        diskFull = full;
+    }
+
+    /** Writes and preallocations failed with ENOSPC so far (by either mode). */
+    public synchronized long noSpaceFailures() {
+        return noSpaceFailures;
+    }
+
+    /** True if a write of [position, end) of a file of {@code size} bytes must fail with ENOSPC now. */
+    private boolean takeNoSpace(long end, long size, boolean extendsAlways) {
+        if (diskFull && (extendsAlways || end > size)) {
+            noSpaceFailures++;
+            return true;
+        }
+        if (noSpaceEvery > 0 && --noSpaceCountdown <= 0) {
+            noSpaceCountdown = noSpaceEvery;
+            noSpaceFailures++;
+            return true;
+        }
+        return false;
+    }
+
     /** Cancels pending injected faults. */
     public synchronized void clearFaults() {
+        noSpaceEvery = 0;
+        diskFull = false;
         forcesBeforeFailure = -1;
         shortWriteBytes = -1;
         failDirectoryForce = false;
@@ -626,6 +679,9 @@ public final class FaultInjectingStorage implements Storage {
                     throw new IllegalArgumentException("negative position " + position);
                 }
                 int len = src.remaining();
+                if (len > 0 && takeNoSpace(position + len, file.size(), false)) {
+                    throw new IOException(NO_SPACE);
+                }
                 long fault = takeWriteFault(len);
                 int n = fault < 0 ? len : (int) fault;
                 long oldSize = file.size();
@@ -654,6 +710,9 @@ public final class FaultInjectingStorage implements Storage {
                     return;
                 }
                 long len = size - oldSize;
+                if (takeNoSpace(size, oldSize, true)) {
+                    throw new IOException(NO_SPACE);
+                }
                 long fault = takeWriteFault(len);
                 long n = fault < 0 ? len : fault;
                 if (n > 0) {

@@ -47,6 +47,20 @@ public enum RecordType {
     }
 
     /**
+     * True for records logged after their change was made (a page image records a structure
+     * change already applied): the log must not refuse them for want of space, or a change would
+     * be left unlogged, so they may use the reserve at the end of each log file, and a failure
+     * to log one fails the environment. False for records logged before their change (which a
+     * refusal simply prevents). An exhaustive switch, as above.
+     */
+    public boolean loggedAfterChange() {
+        return switch (this) {
+            case PAGE_IMAGE -> true;
+            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, SLOT_UPDATE, BTREE_INSERT, BTREE_DELETE -> false;
+        };
+    }
+
+    /**
      * The type with id {@code id}.
      *
      * @throws CorruptionException for an id this LibTP does not know, naming the LSN
