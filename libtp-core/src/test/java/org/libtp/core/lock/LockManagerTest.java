@@ -395,6 +395,27 @@ class LockManagerTest {
     }
 
     @Test
+    void aWaiterInAFailedEnvironmentStopsWithinARecheckNotAtTheTimeout() throws Exception {
+        try (LockFixture f = open(quiet().lockTimeoutMillis(60_000).build())) {
+            Transaction a = f.tm.begin();
+            Transaction b = f.tm.begin();
+            f.lm.lock(a, page(1), WRITE, 0);
+            long w0 = f.lm.stats().waits();
+            Future<?> wb = pool.submit(() -> {
+                f.lm.lock(b, page(1), WRITE, 0);
+                return null;
+            });
+            awaitWaits(f.lm, w0, 1);
+            long t0 = System.nanoTime();
+            f.tm.environment().fail("a test failed the environment while a transaction held a lock");
+            Exception e = assertThrows(Exception.class, () -> get(wb));
+            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertTrue(e.getCause() instanceof org.libtp.core.RunRecoveryException, String.valueOf(e));
+            assertTrue(waited < 5000, "waited " + waited + " ms for a holder that a failed environment never releases");
+        }
+    }
+
+    @Test
     void conversionTimesOutKeepingItsReadLock() throws Exception {
         try (LockFixture f = open(quiet().lockTimeoutMillis(200).build())) {
             Transaction a = f.tm.begin();
