@@ -806,9 +806,6 @@ public final class SharedLockManager implements LockManager {
                 sem.tryAcquire(sleep, TimeUnit.NANOSECONDS);
             }
             boolean expired = timeout > 0 && System.nanoTime() - start >= timeout;
-            // A failed environment's holders may never release (their aborts cannot log): the
-            // wait ends within a recheck interval instead of at the timeout.
-            boolean failed = environmentFailed();
             int outcome;
             int posts;
             latch.acquire();
@@ -831,21 +828,18 @@ public final class SharedLockManager implements LockManager {
                         mem.putInt(ra + R_REFS, mem.getInt(ra + R_REFS) + 1);
                     }
                     return;
-                } else if (!expired && !failed) {
+                } else if (!expired) {
                     continue;
                 } else {
                     mem.putInt(lk + L_WAITING, 0);
                     posts = cancel(p, lk, r, conversion);
-                    outcome = failed ? 3 : 2;
+                    outcome = 2;
                 }
             } finally {
                 latch.release();
             }
             if (posts > 0) {
                 flushWakeups();
-            }
-            if (outcome == 3) {
-                txns.environment().checkValid(); // throws RunRecoveryException
             }
             if (outcome == 1) {
                 LOG.debug("transaction {} refused {} on {}: deadlock victim", txn.id(), LockMode.of(want), obj);
@@ -876,14 +870,6 @@ public final class SharedLockManager implements LockManager {
             }
         }
         return null;
-    }
-
-    private boolean environmentFailed() {
-        try {
-            return txns.environment().isFailed();
-        } catch (IllegalStateException closed) {
-            return true;
-        }
     }
 
     /** Under the latch: withdraws a waiting request (timeout); returns the grants it caused. */
