@@ -93,7 +93,7 @@ class LogRemovalMultiProcessTest {
             assertEquals(java.util.List.of(), deletedFiles(Long.toString(ProcessHandle.current().pid())).stream()
                     .filter(f -> f.contains(dir.toString())).toList(), "this process keeps no handle on a removed log file");
             long files = logFiles(dir);
-            assertTrue(files <= 6, files + " log files of 1 MiB for over 24 MiB of log");
+            assertTrue(files <= 10, files + " log files of 1 MiB for over 24 MiB of log (about two checkpoint intervals are kept)");
             child.process().getOutputStream().write('\n');
             child.process().getOutputStream().flush();
             child.assertExitsCleanly(Duration.ofSeconds(60));
@@ -109,7 +109,7 @@ class LogRemovalMultiProcessTest {
             long files = logFiles(dir);
             assertTrue(files >= 8, files + " log files kept");
             int archivable = env.archivableLogFiles().size();
-            assertTrue(archivable >= files - 2, archivable + " of " + files + " archivable");
+            assertTrue(archivable >= files - 4, archivable + " of " + files + " archivable");
             assertEquals(archivable, env.removeArchivableLogFiles());
             assertEquals(files - archivable, logFiles(dir));
         }
