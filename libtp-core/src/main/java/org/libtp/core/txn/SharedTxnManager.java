@@ -644,6 +644,17 @@ public final class SharedTxnManager implements TransactionManager {
      */
     public int[] archivableLogFiles() {
         long horizon = mem.getLongVolatile(OFF_LAST_CKP_REDO);
+        long ckp = mem.getLongVolatile(OFF_LAST_CKP);
+        if (ckp != Lsn.NULL) {
+            // Recovery reads from the oldest first LSN of the transactions the last checkpoint
+            // record lists as active, not just from its redo point: one of them may have ended
+            // since, its end record not yet forced, and be a loser to undo after a crash.
+            LogRecord.Checkpoint c = (LogRecord.Checkpoint) LogRecords.decode(log.read(ckp));
+            horizon = Math.min(horizon, c.redoLsn());
+            for (LogRecord.ActiveTxn a : c.active()) {
+                horizon = Math.min(horizon, a.firstLsn());
+            }
+        }
         for (int i = 0; i < max; i++) {
             long e = entry(i);
             if (mem.getIntVolatile(e + E_STATE) != FREE) {
