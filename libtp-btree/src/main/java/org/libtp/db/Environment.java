@@ -86,8 +86,15 @@ public final class Environment implements AutoCloseable {
 
     /** Opens with the given storage for the durable files (crash tests inject faults through it). */
     static Environment open(Path dir, EnvironmentConfig config, org.libtp.core.storage.Storage storage) {
-        org.libtp.core.env.EnvironmentConfig coreConfig =
-                org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(config.maxProcesses()).build();
+        org.libtp.core.env.EnvironmentConfig.Builder core =
+                org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(config.maxProcesses());
+        if (config.regionPlacement() != null) {
+            core.regionPlacement(config.regionPlacement());
+        }
+        if (config.shmDirectory() != null) {
+            core.shmDirectory(config.shmDirectory());
+        }
+        org.libtp.core.env.EnvironmentConfig coreConfig = core.build();
         // The settings all processes must share are checked before any manager attaches. The
         // guard handle shares the process's attachment with the one TxnEnvironment opens and stays
         // open until that one is: were it the last, closing it would detach, and the next attach,

@@ -95,6 +95,15 @@ import java.util.Map;
  *                              1000; 0 = never): a scan of any size in one transaction then fits the
  *                              lock table, while writers of that database wait for the scan to end (and
  *                              a full lock table escalates too)
+ * @param regionPlacement       where the shared memory of the processes lives (null, the default: the
+ *                              system property {@code libtp.regions}, else AUTO: a directory under
+ *                              {@code /dev/shm} where it is a tmpfs with room, else the environment
+ *                              directory); see {@link org.libtp.core.env.RegionPlacement}. The first
+ *                              process decides; later ones follow it unless they ask for another
+ *                              placement explicitly ({@link org.libtp.core.ConfigMismatchException})
+ * @param shmDirectory          the tmpfs under which SHM placement makes the region directory (null,
+ *                              the default: {@code /dev/shm}, or the system property
+ *                              {@code libtp.shmDirectory})
  * @param keyOrders             named key orders (comparators) that B-tree databases may use
  *                              ({@link DatabaseConfig#keyOrder()}); default none. A database records
  *                              the name of its order; every process that opens the environment must
@@ -107,7 +116,8 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
                                 int maxLockObjects, long lockTimeoutMillis, VictimPolicy deadlockVictim,
                                 long deadlockDetectIntervalMillis, boolean earlyLockRelease,
                                 int maxTransactionAttempts, long maxRetryDelayMillis, boolean keepLogFiles,
-                                int lockEscalationThreshold, Map<String, Comparator<byte[]>> keyOrders) {
+                                int lockEscalationThreshold, org.libtp.core.env.RegionPlacement regionPlacement,
+                                java.nio.file.Path shmDirectory, Map<String, Comparator<byte[]>> keyOrders) {
     /** Default {@link #lockTimeoutMillis()}: 10 seconds. */
     public static final long DEFAULT_LOCK_TIMEOUT_MILLIS = 10_000;
     /** Default {@link #maxTransactionAttempts()}. */
@@ -185,7 +195,8 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
                 .maxLockObjects(maxLockObjects).lockTimeoutMillis(lockTimeoutMillis).deadlockVictim(deadlockVictim)
                 .deadlockDetectIntervalMillis(deadlockDetectIntervalMillis).earlyLockRelease(earlyLockRelease)
                 .maxTransactionAttempts(maxTransactionAttempts).maxRetryDelayMillis(maxRetryDelayMillis)
-                .keepLogFiles(keepLogFiles).lockEscalationThreshold(lockEscalationThreshold);
+                .keepLogFiles(keepLogFiles).lockEscalationThreshold(lockEscalationThreshold)
+                .regionPlacement(regionPlacement).shmDirectory(shmDirectory);
         keyOrders.forEach(b::keyOrder);
         return b;
     }
@@ -214,6 +225,20 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
         private long maxRetryDelayMillis = 100;
         private boolean keepLogFiles;
         private int lockEscalationThreshold = 1000;
+        private org.libtp.core.env.RegionPlacement regionPlacement;
+        private java.nio.file.Path shmDirectory;
+
+        /** Where the shared regions live (null: the system property, else AUTO). */
+        public Builder regionPlacement(org.libtp.core.env.RegionPlacement v) {
+            regionPlacement = v;
+            return this;
+        }
+
+        /** The tmpfs for SHM placement (null: /dev/shm or the system property). */
+        public Builder shmDirectory(java.nio.file.Path v) {
+            shmDirectory = v;
+            return this;
+        }
 
         public Builder keepLogFiles(boolean v) {
             keepLogFiles = v;
@@ -341,7 +366,8 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
             return new EnvironmentConfig(mode, durability, readOnly, pageSize, cacheBytes, maxFiles, logFileSize,
                     logBufferSize, checkpointBytes, checkpointSeconds, maxTransactions, maxProcesses, maxLocks,
                     maxLockObjects, lockTimeoutMillis, deadlockVictim, deadlockDetectIntervalMillis, earlyLockRelease,
-                    maxTransactionAttempts, maxRetryDelayMillis, keepLogFiles, lockEscalationThreshold, keyOrders);
+                    maxTransactionAttempts, maxRetryDelayMillis, keepLogFiles, lockEscalationThreshold, regionPlacement,
+                    shmDirectory, keyOrders);
         }
     }
 }
