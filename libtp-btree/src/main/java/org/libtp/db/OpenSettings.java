@@ -77,7 +77,7 @@ final class OpenSettings {
                 throw new org.libtp.core.RunRecoveryException("the settings region of " + env.home() + " was left "
                         + "half-written by a process that died; close the environment in every process and reopen it");
             }
-            Thread.onSpinWait();
+            java.util.concurrent.locks.LockSupport.parkNanos(100_000); // its creator writes a few hundred bytes
         }
         byte[] text = new byte[m.getInt(OFF_LENGTH)];
         m.getBytes(OFF_TEXT, text, 0, text.length);

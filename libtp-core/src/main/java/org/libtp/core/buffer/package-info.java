@@ -68,6 +68,16 @@
  * hit path), so they could never be reused. A process that dies between operations (no pins, no
  * latches) leaves nothing behind: its dirty pages are in the shared pool, written by others.
  *
+ * <h2>Data file header and registry</h2>
+ * Every data file starts with a header page ({@link org.libtp.core.buffer.DataFileHeader}: the
+ * environment's id, the file id, the name, the page size), written and forced before the file is
+ * registered; page {@code n} of the access method is at offset {@code (n + 1) * pageSize}. At
+ * load each registered file's header is checked (another environment's file, a missing file or
+ * a damaged registry is a {@code CorruptionException} naming it), and the registry can be rebuilt
+ * from the headers ({@link org.libtp.core.buffer.DataFiles#rebuildRegistry}). A file id's
+ * generation word in the region is raised when its database is removed or renamed, so handles in
+ * every process notice with one shared read.
+ *
  * <h2>Known limits</h2>
  * A page write torn by a power failure (part old, part new) is detected by its checksum but not
  * repaired: the log holds changes, not full page images (PostgreSQL's full_page_writes). Files

@@ -76,7 +76,19 @@
  *       waiting for a dead leader notice within the latch check interval.</li>
  * </ul>
  *
- * <p>Not yet here (issue 3 continues): the transaction manager, typed log records and their
- * registry, checkpoints, log archiving, and recovery's redo/undo passes.
+ * <h2>Continuity: the log anchor</h2>
+ * Data pages carry LSNs of this log; a log that restarted at (1, 64) under them would make redo
+ * skip every later change. The anchor file ({@link org.libtp.core.log.LogAnchor}) names the
+ * environment, the log's id and an LSN the log is known to reach durably (raised after each
+ * checkpoint's force, under the checkpoint latch). The first process refuses to open, before it
+ * changes anything, a log whose files are missing, belong to another log, are shorter than they
+ * were created (preallocated files are never legitimately short) or end before that LSN. The
+ * buffer manager refuses a page read from disk whose LSN is at or past the end of the log.
+ * {@code txn.Repair.resetLog} is the explicit way to start over.
+ *
+ * <h2>Removal</h2>
+ * Files recovery no longer needs are removed after checkpoints ({@link org.libtp.core.log.LogConfig#autoRemove()});
+ * the lowest kept number is published in the region so every process closes its handles on the
+ * removed files at its next file access, and a background force of a removed file is skipped.
  */
 package org.libtp.core.log;
