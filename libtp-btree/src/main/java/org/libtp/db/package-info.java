@@ -60,6 +60,10 @@
  *     or every buffer frame pinned; the message names the setting</td>
  *     <td>abort; raise the setting named (it takes effect when the environment is next created,
  *     after every process closed it), or make transactions smaller</td></tr>
+ * <tr><td>{@link org.libtp.core.OutOfSpaceException}</td>
+ *     <td>the file system has no room for a log file, a stretch of the log, a data page or the
+ *     shared memory at open; nothing half-written was left, committed data is intact</td>
+ *     <td>abort; free space (the message names the file and the size), then retry</td></tr>
  * <tr><td>{@link org.libtp.core.DatabaseNotFoundException}</td>
  *     <td>the database named does not exist (opened without {@code allowCreate}), or the handle
  *     used refers to a database removed or renamed since, by this or another process</td>
