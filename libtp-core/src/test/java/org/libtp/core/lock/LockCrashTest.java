@@ -120,6 +120,7 @@ class LockCrashTest {
                 for (int k = 0; k < n; k++) {
                     assertEquals(7, f.store.get(base + k));
                 }
+                awaitEmpty(f.lm);
                 assertEquals(0, f.lm.stats().locksInUse(), "the dead waiter's request is gone too: " + f.lm.stats());
                 assertEquals(0, f.lm.stats().objectsInUse());
             }
@@ -179,17 +180,24 @@ class LockCrashTest {
                 assertEquals(0, b.get(20, TimeUnit.SECONDS), "rolled back, then released");
             }
             f.tm.commit(shared);
-            // The detector releases the dead chain one request at a time: the waiter may get its
-            // page before the rest (page 0, the file's intention lock) is back; wait for that.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (f.lm.stats().locksInUse() != 0 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            awaitEmpty(f.lm);
             assertEquals(0, f.lm.stats().locksInUse(), f.lm.stats().toString());
             assertEquals(0, f.lm.stats().objectsInUse());
             assertEquals(0, f.store.get(0));
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A dead transaction's chain is released request by request (by failCheck or the detector,
+     * in another thread): a waiter may get its page before the rest of the chain (other pages,
+     * the file's intention lock) is back. Waits up to 10 s for an empty table.
+     */
+    static void awaitEmpty(SharedLockManager lm) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (lm.stats().locksInUse() != 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
         }
     }
 
