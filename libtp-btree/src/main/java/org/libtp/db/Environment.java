@@ -109,7 +109,7 @@ public final class Environment implements AutoCloseable {
                         .checkpointBytes(config.checkpointBytes()).checkpointSeconds(config.checkpointSeconds())
                         .earlyLockRelease(config.earlyLockRelease()).build(),
                 BufferConfig.builder().pageSize(config.pageSize()).poolBytes(config.cacheBytes())
-                        .maxFiles(config.maxFiles()).build(),
+                        .maxFiles(config.maxFiles()).tornWriteProtection(config.tornWriteProtection()).build(),
                 LockConfig.builder().maxLocks(config.maxLocks()).maxObjects(config.maxLockObjects())
                         .lockTimeoutMillis(config.lockTimeoutMillis()).victimPolicy(config.deadlockVictim())
                         .detectIntervalMillis(config.deadlockDetectIntervalMillis())
@@ -242,7 +242,7 @@ public final class Environment implements AutoCloseable {
                 l.locksInUse(), lc.maxLocks(), l.objectsInUse(), lc.maxObjects());
         org.libtp.core.buffer.BufferStats b = tp.buffers().stats();
         EnvironmentStats.Cache cache = new EnvironmentStats.Cache(b.hits(), b.misses(), b.reads(), b.writes(),
-                b.evictions(), b.frames(), b.dirtyFrames(), b.pinnedFrames());
+                b.evictions(), b.frames(), b.dirtyFrames(), b.pinnedFrames(), b.imagedWrites());
         EnvironmentStats.Transactions txns = new EnvironmentStats.Transactions(tp.txn().activeCount(),
                 tp.txn().maxTransactions(), tp.txn().begunCount(), tp.txn().committedCount(), tp.txn().abortedCount());
         return new EnvironmentStats(log, locks, cache, txns);

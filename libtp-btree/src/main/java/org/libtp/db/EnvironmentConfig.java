@@ -40,7 +40,8 @@ import java.util.Map;
  *                              the catalog and every database created use one each, also after the
  *                              database is removed (its file is not reclaimed yet)
  * @param logFileSize           shared: bytes per log file, preallocated, 64 KiB..1 GiB (default 10 MiB).
- *                              Old log files stay until removed (not automatic yet)
+ *                              Files recovery no longer needs are removed after checkpoints unless
+ *                              {@code keepLogFiles}
  * @param logBufferSize         shared: bytes of the shared log buffer, in [max(16 KiB, 4 pages),
  *                              logFileSize / 2] (default 1 MiB); also the largest log record
  * @param checkpointBytes       a checkpoint is taken once this many bytes of log have been written since
@@ -90,6 +91,16 @@ import java.util.Map;
  *                              removes them ({@link Environment#archivableLogFiles()},
  *                              {@link Environment#removeArchivableLogFiles()}); the directory then grows
  *                              with every write
+ * @param tornWriteProtection   shared: before a database page is written to its file, its whole image is
+ *                              logged and forced (default true), so that recovery rewrites a page whose
+ *                              write a power loss or OS crash tore (left half old, half new). It costs a
+ *                              page of log per page write (pages are written at checkpoints and when
+ *                              the cache evicts them), not a commit's. Turn it off only where page
+ *                              writes are atomic (a copy-on-write file system such as ZFS or btrfs, a
+ *                              device with atomic writes of the page size): a torn page is then a
+ *                              {@link org.libtp.core.CorruptionException} after such a crash, and the
+ *                              database must be restored from a backup. Does not matter for kill -9,
+ *                              which never tears a write the kernel accepted
  * @param lockEscalationThreshold page locks one transaction takes in one database before it locks the
  *                              whole database instead and takes no more page locks there (default
  *                              1000; 0 = never): a scan of any size in one transaction then fits the
@@ -116,7 +127,7 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
                                 int maxLockObjects, long lockTimeoutMillis, VictimPolicy deadlockVictim,
                                 long deadlockDetectIntervalMillis, boolean earlyLockRelease,
                                 int maxTransactionAttempts, long maxRetryDelayMillis, boolean keepLogFiles,
-                                int lockEscalationThreshold, org.libtp.core.env.RegionPlacement regionPlacement,
+                                boolean tornWriteProtection, int lockEscalationThreshold, org.libtp.core.env.RegionPlacement regionPlacement,
                                 java.nio.file.Path shmDirectory, Map<String, Comparator<byte[]>> keyOrders) {
     /** Default {@link #lockTimeoutMillis()}: 10 seconds. */
     public static final long DEFAULT_LOCK_TIMEOUT_MILLIS = 10_000;
@@ -195,7 +206,8 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
                 .maxLockObjects(maxLockObjects).lockTimeoutMillis(lockTimeoutMillis).deadlockVictim(deadlockVictim)
                 .deadlockDetectIntervalMillis(deadlockDetectIntervalMillis).earlyLockRelease(earlyLockRelease)
                 .maxTransactionAttempts(maxTransactionAttempts).maxRetryDelayMillis(maxRetryDelayMillis)
-                .keepLogFiles(keepLogFiles).lockEscalationThreshold(lockEscalationThreshold)
+                .keepLogFiles(keepLogFiles).tornWriteProtection(tornWriteProtection)
+                .lockEscalationThreshold(lockEscalationThreshold)
                 .regionPlacement(regionPlacement).shmDirectory(shmDirectory);
         keyOrders.forEach(b::keyOrder);
         return b;
@@ -224,6 +236,7 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
         private int maxTransactionAttempts = DEFAULT_TRANSACTION_ATTEMPTS;
         private long maxRetryDelayMillis = 100;
         private boolean keepLogFiles;
+        private boolean tornWriteProtection = true;
         private int lockEscalationThreshold = 1000;
         private org.libtp.core.env.RegionPlacement regionPlacement;
         private java.nio.file.Path shmDirectory;
@@ -237,6 +250,11 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
         /** The tmpfs for SHM placement (null: /dev/shm or the system property). */
         public Builder shmDirectory(java.nio.file.Path v) {
             shmDirectory = v;
+            return this;
+        }
+
+        public Builder tornWriteProtection(boolean v) {
+            tornWriteProtection = v;
             return this;
         }
 
@@ -366,7 +384,8 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
             return new EnvironmentConfig(mode, durability, readOnly, pageSize, cacheBytes, maxFiles, logFileSize,
                     logBufferSize, checkpointBytes, checkpointSeconds, maxTransactions, maxProcesses, maxLocks,
                     maxLockObjects, lockTimeoutMillis, deadlockVictim, deadlockDetectIntervalMillis, earlyLockRelease,
-                    maxTransactionAttempts, maxRetryDelayMillis, keepLogFiles, lockEscalationThreshold, regionPlacement,
+                    maxTransactionAttempts, maxRetryDelayMillis, keepLogFiles, tornWriteProtection, lockEscalationThreshold,
+                    regionPlacement,
                     shmDirectory, keyOrders);
         }
     }

@@ -75,9 +75,11 @@ public record EnvironmentStats(Log log, Locks locks, Cache cache, Transactions t
      * @param frames      page frames in the pool
      * @param dirtyFrames frames changed since they were last written
      * @param pinned      frames in use by an operation now
+     * @param imagedWrites page images logged before page writes
+     *                    ({@link EnvironmentConfig#tornWriteProtection()}; 0 without it)
      */
     public record Cache(long hits, long misses, long reads, long writes, long evictions, int frames, int dirtyFrames,
-                        int pinned) {
+                        int pinned, long imagedWrites) {
         /** Hits per request, 0..1 (0 before any request). */
         public double hitRatio() {
             long n = hits + misses;
@@ -87,8 +89,8 @@ public record EnvironmentStats(Log log, Locks locks, Cache cache, Transactions t
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "cache: %d hits, %d misses (%.1f %% hits), %d reads, %d writes, "
-                    + "%d evictions; %d of %d frames dirty, %d pinned", hits, misses, 100 * hitRatio(), reads, writes,
-                    evictions, dirtyFrames, frames, pinned);
+                    + "%d evictions, %d page images logged; %d of %d frames dirty, %d pinned", hits, misses,
+                    100 * hitRatio(), reads, writes, evictions, imagedWrites, dirtyFrames, frames, pinned);
         }
     }
 

@@ -50,6 +50,7 @@ final class OpenSettings {
         m.put("logBufferSize", Integer.toString(c.logBufferSize()));
         m.put("maxLocks", Integer.toString(c.maxLocks()));
         m.put("maxLockObjects", Integer.toString(c.maxLockObjects()));
+        m.put("tornWriteProtection", Boolean.toString(c.tornWriteProtection()));
         return m;
     }
 

@@ -45,6 +45,7 @@ class EnvironmentConfigTest {
         assertEquals(64, c.maxProcesses());
         assertEquals(20_000, c.maxLocks());
         assertEquals(20_000, c.maxLockObjects());
+        assertTrue(c.tornWriteProtection(), "page images before page writes: power loss tears no page for good");
         assertEquals(10_000, c.lockTimeoutMillis(), "a finite lock timeout: a stuck holder is an exception, not a hang");
         assertEquals(VictimPolicy.YOUNGEST, c.deadlockVictim());
         assertEquals(1000, c.deadlockDetectIntervalMillis());

@@ -24,7 +24,7 @@ class OpenSettingsLayoutTest {
         }
         // Every setting that sizes a shared structure is compared.
         assertEquals(java.util.List.of("mode", "pageSize", "cacheBytes", "maxTransactions", "maxFiles", "logFileSize",
-                "logBufferSize", "maxLocks", "maxLockObjects"),
+                "logBufferSize", "maxLocks", "maxLockObjects", "tornWriteProtection"),
                 java.util.List.copyOf(OpenSettings.of(EnvironmentConfig.defaults()).keySet()));
     }
 }

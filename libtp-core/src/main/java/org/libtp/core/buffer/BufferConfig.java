@@ -9,8 +9,15 @@ package org.libtp.core.buffer;
  * @param poolBytes  bytes of page frames in the shared pool (default 64 MiB); at least 16 frames
  * @param maxFiles   entries in the shared file registry (default 256)
  * @param partitions latches over the page hash table, a power of two (default 256)
+ * @param tornWriteProtection before a page is written to its data file, its whole image is
+ *                   logged and forced (with a log; default true), so that recovery can rewrite a
+ *                   page whose write power loss tore (a device or file system that writes a page
+ *                   only partly). Costs a page of log per page write. Turn it off only where
+ *                   page writes are atomic (a copy-on-write file system, a device with atomic
+ *                   writes of the page size); a torn page is then detected by its checksum and
+ *                   the environment must be restored from a backup.
  */
-public record BufferConfig(int pageSize, long poolBytes, int maxFiles, int partitions) {
+public record BufferConfig(int pageSize, long poolBytes, int maxFiles, int partitions, boolean tornWriteProtection) {
     public BufferConfig {
         if (pageSize < 512 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
             throw new IllegalArgumentException("pageSize " + pageSize + " must be a power of two in [512, 65536]");
@@ -46,6 +53,7 @@ public record BufferConfig(int pageSize, long poolBytes, int maxFiles, int parti
         private long poolBytes = 64L << 20;
         private int maxFiles = 256;
         private int partitions = 256;
+        private boolean tornWriteProtection = true;
 
         public Builder pageSize(int v) {
             pageSize = v;
@@ -67,8 +75,13 @@ public record BufferConfig(int pageSize, long poolBytes, int maxFiles, int parti
             return this;
         }
 
+        public Builder tornWriteProtection(boolean v) {
+            tornWriteProtection = v;
+            return this;
+        }
+
         public BufferConfig build() {
-            return new BufferConfig(pageSize, poolBytes, maxFiles, partitions);
+            return new BufferConfig(pageSize, poolBytes, maxFiles, partitions, tornWriteProtection);
         }
     }
 }

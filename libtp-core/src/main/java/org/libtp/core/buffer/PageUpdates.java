@@ -8,7 +8,9 @@ import org.libtp.core.log.record.RecordType;
 import org.libtp.core.txn.ResourceManager;
 import org.libtp.core.txn.Transaction;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -77,16 +79,67 @@ public final class PageUpdates implements ResourceManager {
 
     @Override
     public Set<RecordType> types() {
-        return Set.of(RecordType.PAGE_UPDATE, RecordType.PAGE_IMAGE);
+        return Set.of(RecordType.PAGE_UPDATE, RecordType.PAGE_IMAGE, RecordType.PAGE_WRITE);
     }
 
     @Override
     public void beforeRecovery() {
         // The pool is empty after the regions were rebuilt: pages come from the data files.
+        newestWrite.clear();
+    }
+
+    /** (fileId, pageNo) of each page written since recovery's start → LSN of its newest logged image. */
+    private final Map<List<Long>, Long> newestWrite = new HashMap<>();
+
+    @Override
+    public void analyze(LogEntry entry, LogRecord record) {
+        if (record.type() == RecordType.PAGE_WRITE) {
+            LogRecord.PageWrite w = (LogRecord.PageWrite) record;
+            newestWrite.put(List.of((long) w.fileId(), w.pageNo()), entry.lsn());
+        }
+    }
+
+    /**
+     * Torn-write repair. A write that power loss tore is not covered by the last complete
+     * checkpoint's force: it began after that checkpoint's dirty-page pass passed its frame (a
+     * write begun before holds the frame latch, which the pass waits for), so after the
+     * checkpoint's begin LSN, and so its image was logged and forced after that begin, which is
+     * at or after the redo LSN. So a page is rewritten only from its newest image, and only if
+     * that image lies at or after the redo LSN: the page had no change between the image's page
+     * LSN and the image, so redo from the redo LSN on top of it repeats every later one. An
+     * older image is not used (changes between it and the redo point would be skipped): such a
+     * damaged page stays a CorruptionException.
+     */
+    @Override
+    public void beforeRedo(long redoLsn) {
+        int repaired = 0;
+        for (Map.Entry<List<Long>, Long> e : newestWrite.entrySet()) {
+            if (e.getValue() < redoLsn) {
+                continue;
+            }
+            int fileId = (int) (long) e.getKey().get(0);
+            long pageNo = e.getKey().get(1);
+            LogRecord.PageWrite w = (LogRecord.PageWrite) LogRecords.decode(pool.log().read(e.getValue()));
+            if (pool.repairTorn(fileId, pageNo, w.page(), e.getValue())) {
+                repaired++;
+            }
+        }
+        torn = repaired;
+        newestWrite.clear();
+    }
+
+    private int torn;
+
+    /** Pages the last recovery in this process rewrote from their logged images (torn by a crash). */
+    public int tornPagesRepaired() {
+        return torn;
     }
 
     @Override
     public void redo(LogEntry entry, LogRecord record) {
+        if (record.type() == RecordType.PAGE_WRITE) {
+            return; // read by the torn-write repair before redo; the changes it holds are logged too
+        }
         if (record.type() == RecordType.PAGE_IMAGE) {
             LogRecord.PageImage im = (LogRecord.PageImage) record;
             Page p = pool.get(im.fileId(), im.pageNo(), BufferManager.CREATE);
@@ -129,8 +182,8 @@ public final class PageUpdates implements ResourceManager {
 
     @Override
     public void undo(LogEntry entry, LogRecord record, CompensationLog clr) {
-        if (record.type() == RecordType.PAGE_IMAGE) {
-            return; // redo-only: structure changes are never rolled back
+        if (record.type() == RecordType.PAGE_IMAGE || record.type() == RecordType.PAGE_WRITE) {
+            return; // redo-only: structure changes are never rolled back; page writes belong to no transaction
         }
         LogRecord.PageUpdate u = (LogRecord.PageUpdate) record;
         LogRecord.PageUpdate inverse = new LogRecord.PageUpdate(u.fileId(), u.pageNo(), u.offset(), u.after(), u.before());

@@ -12,6 +12,8 @@ import org.libtp.core.log.Durability;
 import org.libtp.core.log.LogManager;
 import org.libtp.core.log.Lsn;
 import org.libtp.core.log.record.LogRecord;
+import org.libtp.core.log.record.LogRecords;
+import org.libtp.core.log.record.RecordType;
 import org.libtp.core.memory.Memory;
 import org.libtp.core.region.LatchArray;
 import org.libtp.core.region.Region;
@@ -126,6 +128,10 @@ public final class SharedBufferPool implements BufferManager {
     static final int LOADING = 1;
     static final int VALID = 2;
     static final long MAX_PAGE_NO = (1L << 40) - 1;
+    /** Version of the {@code buffer.cfg} settings region (2: tornWriteProtection). */
+    static final int CFG_VERSION = 2;
+    /** Pages whose images a checkpoint logs before one log force, then writes. */
+    static final int IMAGE_BATCH = 32;
 
     /** Layout of one configuration: every offset derived from it. */
     record Layout(int pageSize, int frames, int buckets, int partitions, int maxFiles, int maxProcesses,
@@ -167,6 +173,9 @@ public final class SharedBufferPool implements BufferManager {
     private final int frames;
     private final int pageSize;
     private final long pinSlot;
+    /** Log each page's image (forced) before writing it: recovery repairs torn writes from it. */
+    private final boolean imagesBeforeWrites;
+    private final LongAdder imagedWrites = new LongAdder();
     private final Map<Integer, StorageFile> files = new ConcurrentHashMap<>();
     private final ThreadLocal<byte[]> io;
     private final LongAdder hits = new LongAdder();
@@ -177,8 +186,10 @@ public final class SharedBufferPool implements BufferManager {
     private final FailCheckListener listener = this::failCheck;
     private volatile boolean closed;
 
-    private SharedBufferPool(Environment env, Storage storage, LogManager log, Layout lay, Region region) {
+    private SharedBufferPool(Environment env, Storage storage, LogManager log, Layout lay, Region region,
+                             boolean tornWriteProtection) {
         this.env = env;
+        this.imagesBeforeWrites = log != null && tornWriteProtection;
         this.storage = storage;
         this.log = log;
         this.lay = lay;
@@ -217,7 +228,7 @@ public final class SharedBufferPool implements BufferManager {
         checkSettings(env, config);
         Layout lay = Layout.of(config, env.config().maxProcesses());
         Region region = env.region(lay.spec());
-        SharedBufferPool bp = new SharedBufferPool(env, storage, log, lay, region);
+        SharedBufferPool bp = new SharedBufferPool(env, storage, log, lay, region, config.tornWriteProtection());
         bp.registryLatch.acquire();
         try {
             if (bp.mem.getIntVolatile(OFF_STATE) == 0) {
@@ -245,12 +256,13 @@ public final class SharedBufferPool implements BufferManager {
 
     /**
      * The settings live in a small fixed-size region ({@code buffer.cfg}: latch at 256, state at
-     * 320, pageSize 324, maxFiles 328, partitions 332, poolBytes 336), checked before the pool
+     * 320, pageSize 324, maxFiles 328, partitions 332, poolBytes 336, tornWriteProtection 344),
+     * checked before the pool
      * region is attached: its size depends on them, so a process with other settings would
      * otherwise only see a fingerprint mismatch instead of the setting to fix.
      */
     private static void checkSettings(Environment env, BufferConfig config) {
-        Region cfg = env.region(new RegionSpec("buffer.cfg", 512, 1, new LatchArray(256, 64, 1)));
+        Region cfg = env.region(new RegionSpec("buffer.cfg", 512, CFG_VERSION, new LatchArray(256, 64, 1)));
         Memory m = cfg.memory();
         Latch l = env.latch(cfg, 256, "buffer settings latch");
         l.acquire();
@@ -260,6 +272,7 @@ public final class SharedBufferPool implements BufferManager {
                 m.putInt(328, config.maxFiles());
                 m.putInt(332, config.partitions());
                 m.putLong(336, config.poolBytes());
+                m.putInt(344, config.tornWriteProtection() ? 1 : 0);
                 m.putIntVolatile(320, 1);
                 return;
             }
@@ -267,6 +280,8 @@ public final class SharedBufferPool implements BufferManager {
                     : m.getLong(336) != config.poolBytes() ? "poolBytes " + config.poolBytes() + " (running: " + m.getLong(336) + ")"
                     : m.getInt(328) != config.maxFiles() ? "maxFiles " + config.maxFiles() + " (running: " + m.getInt(328) + ")"
                     : m.getInt(332) != config.partitions() ? "partitions " + config.partitions() + " (running: " + m.getInt(332) + ")"
+                    : (m.getInt(344) != 0) != config.tornWriteProtection() ? "tornWriteProtection "
+                            + config.tornWriteProtection() + " (running: " + (m.getInt(344) != 0) + ")"
                     : null;
             if (what != null) {
                 throw new IllegalArgumentException("BufferConfig." + what + " differs from the running environment "
@@ -1008,7 +1023,15 @@ public final class SharedBufferPool implements BufferManager {
                 mem.putIntVolatile(m + FR_REF, 0);
                 continue;
             }
-            if (log != null && mem.getIntVolatile(m + FR_DIRTY) != 0) {
+            if (imagesBeforeWrites && mem.getIntVolatile(m + FR_DIRTY) != 0) {
+                // A dirty victim: write it and the next cold dirty frames the sweep will reach,
+                // their images logged at one force for all, rather than one force per eviction.
+                try {
+                    cleanAhead(f);
+                } catch (OutOfSpaceException e) {
+                    // the victim's own write below may still use the log's reserve
+                }
+            } else if (log != null && mem.getIntVolatile(m + FR_DIRTY) != 0) {
                 // The write-ahead force, before the frame latch rather than under it: a process
                 // killed inside a frame latch fails the environment, and a force is where a
                 // writer spends its time. write() checks again under the latch.
@@ -1077,19 +1100,44 @@ public final class SharedBufferPool implements BufferManager {
                 + frames + " frames are pinned or busy; unpin pages, or raise BufferConfig.poolBytes");
     }
 
+    /** The log this pool writes ahead to (null without logging). */
+    LogManager log() {
+        return log;
+    }
+
     /** Writes frame {@code f} (latch held, valid, dirty) to its file: the log first. */
     private void write(int f) {
+        writeFrame(f, null, true);
+    }
+
+    /**
+     * Writes frame {@code f} (latch held, valid, dirty) to its file: the log first. With
+     * torn-write protection the page's image is logged and forced before the write, unless it is
+     * {@code imaged} (a copy whose image the log holds, forced); {@code mayUseReserve}: that
+     * image may use the log's end-of-file reserve (an eviction an abort may depend on).
+     */
+    private void writeFrame(int f, byte[] imaged, boolean mayUseReserve) {
         long m = meta(f);
         int fileId = mem.getInt(m + FR_FILE);
         long pageNo = mem.getLong(m + FR_PAGE);
         long flushTo = mem.getLong(m + FR_FLUSH_LSN);
-        if (log != null && flushTo != Lsn.NULL) {
-            log.flush(flushTo, Durability.SYNC); // the write-ahead rule
+        if (log != null && flushTo != Lsn.NULL && !imagesBeforeWrites) {
+            log.flush(flushTo, Durability.SYNC); // the write-ahead rule (the image's force covers it)
         }
         byte[] buf = io.get();
         mem.putIntVolatile(m + FR_DIRTY, 0); // before the copy: a change after it re-dirties
         mem.getBytes(pageBase(f), buf, 0, pageSize);
         PageHeader.seal(buf, pageSize, pageNo);
+        if (imagesBeforeWrites && !java.util.Arrays.equals(buf, imaged)) {
+            try {
+                // The image follows every change of the page in the log: its force is also the
+                // write-ahead force.
+                log.flush(logImage(fileId, pageNo, buf, mayUseReserve), Durability.SYNC);
+            } catch (RuntimeException e) {
+                mem.putIntVolatile(m + FR_DIRTY, 1); // not written: stays dirty
+                throw e;
+            }
+        }
         try {
             file(fileId).write(ByteBuffer.wrap(buf), (pageNo + 1) * pageSize); // after the header page
         } catch (IOException e) {
@@ -1108,6 +1156,46 @@ public final class SharedBufferPool implements BufferManager {
         mem.putLongVolatile(m + FR_REC_LSN, Lsn.NULL);
         mem.putIntVolatile(fileEntry(fileId) + F_NEEDS_FORCE, 1);
         writes.increment();
+    }
+
+    /** Appends (does not force) the image of a sealed page about to be written; returns the record's end. */
+    private long logImage(int fileId, long pageNo, byte[] sealed, boolean mayUseReserve) {
+        byte[] payload = LogRecords.encode(new LogRecord.PageWrite(fileId, pageNo, sealed));
+        long lsn = log.append(RecordType.PAGE_WRITE.id(), 0, Lsn.NULL, payload, mayUseReserve);
+        imagedWrites.increment();
+        return lsn + org.libtp.core.log.LogRecordCodec.HEADER_SIZE + payload.length;
+    }
+
+    /**
+     * Recovery, before redo: if page {@code pageNo} of {@code fileId} on disk fails its check (a
+     * write torn by power loss), rewrites it from {@code image} (the newest logged copy, at LSN
+     * {@code imageLsn}) and forces the file. Redo then goes on from the copy's page LSN. True if
+     * the page was rewritten. A file no longer registered is skipped.
+     */
+    boolean repairTorn(int fileId, long pageNo, byte[] image, long imageLsn) {
+        checkOpen();
+        if (fileId < 1 || fileId > lay.maxFiles || mem.getIntVolatile(fileEntry(fileId) + F_STATE) != 1
+                || image.length != pageSize) {
+            return false;
+        }
+        byte[] buf = new byte[pageSize];
+        int n = read(fileId, pageNo, buf, "page " + pageNo);
+        java.util.Arrays.fill(buf, n, pageSize, (byte) 0);
+        if (n == 0 || PageHeader.check(buf, pageSize, pageNo) == null) {
+            return false; // absent (a lost write: redo rebuilds it) or intact
+        }
+        String why = PageHeader.check(buf, pageSize, pageNo);
+        try {
+            StorageFile file = file(fileId);
+            file.write(ByteBuffer.wrap(image), (pageNo + 1) * pageSize);
+            file.force();
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("cannot rewrite torn page " + pageNo + " of " + nameAt(fileId) + " in "
+                    + env.home() + ": " + e, e);
+        }
+        LOG.warn("page {} of data file {} in {} failed its check ({}: a write torn by a crash, or damage since); "
+                + "rewritten from its image logged at {}", pageNo, nameAt(fileId), env.home(), why, Lsn.toString(imageLsn));
+        return true;
     }
 
     // ------------------------------------------------------------------ flush, sync, checkpoint
@@ -1148,6 +1236,12 @@ public final class SharedBufferPool implements BufferManager {
                 upTo = Math.max(upTo, mem.getLongVolatile(meta(f) + FR_FLUSH_LSN));
             }
         }
+        if (imagesBeforeWrites) {
+            for (int k = 0; k < n; k += IMAGE_BATCH) {
+                writeImaged(found, k, Math.min(n, k + IMAGE_BATCH), fileId);
+            }
+            return;
+        }
         // One write-ahead force up front, to the newest change of the pages to be written,
         // rather than one per frame under its latch (and none if nothing needs it). A frame
         // changed since is forced for again by write() itself.
@@ -1156,17 +1250,98 @@ public final class SharedBufferPool implements BufferManager {
         }
         for (int k = 0; k < n; k++) {
             int f = found[k];
-            long m = meta(f);
             frameLatches[f].acquire();
             try {
-                if (mem.getIntVolatile(m + FR_DIRTY) != 0 && mem.getIntVolatile(m + FR_STATE) == VALID
-                        && (fileId == 0 || mem.getInt(m + FR_FILE) == fileId)) {
+                if (stillToWrite(f, fileId)) {
                     write(f);
                 }
             } finally {
                 frameLatches[f].release();
             }
         }
+    }
+
+    /**
+     * Writes frames {@code found[from..to)} with torn-write protection at one log force for all:
+     * each page's image is logged under its latch, the log forced once, then each page written
+     * under its latch again if it still equals its logged image (else with an image of its own).
+     */
+    private void writeImaged(int[] found, int from, int to, int fileId) {
+        writeImaged(found, from, to, fileId, false);
+    }
+
+    /**
+     * Cleans the cold dirty frames from {@code victim} on in clock order (the victim first, at
+     * most {@link #IMAGE_BATCH}, looking at no more than four times as many): each unpinned,
+     * valid, dirty frame whose reference bit is clear. Latches are only tried: the caller may
+     * hold a page latch (a B-tree descent), so waiting for another could deadlock.
+     */
+    private void cleanAhead(int victim) {
+        int[] batch = new int[IMAGE_BATCH];
+        int n = 0;
+        for (int i = 0, look = Math.min(4 * IMAGE_BATCH, frames); i < look && n < IMAGE_BATCH; i++) { // each frame once
+            int f = (victim + i) % frames;
+            long m = meta(f);
+            if (mem.getIntVolatile(m + FR_DIRTY) != 0 && mem.getIntVolatile(m + FR_STATE) == VALID
+                    && mem.getIntVolatile(m + FR_PINS) == 0 && (f == victim || mem.getIntVolatile(m + FR_REF) == 0)) {
+                batch[n++] = f;
+            }
+        }
+        writeImaged(batch, 0, n, 0, true);
+    }
+
+    /** As above; {@code tryOnly}: frames whose latch is busy are skipped instead of waited for. */
+    private void writeImaged(int[] found, int from, int to, int fileId, boolean tryOnly) {
+        byte[][] imaged = new byte[to - from][];
+        long upTo = Lsn.NULL;
+        for (int k = from; k < to; k++) {
+            int f = found[k];
+            if (tryOnly) {
+                if (!frameLatches[f].tryAcquire()) {
+                    continue;
+                }
+            } else {
+                frameLatches[f].acquire();
+            }
+            try {
+                if (stillToWrite(f, fileId)) {
+                    byte[] copy = new byte[pageSize];
+                    mem.getBytes(pageBase(f), copy, 0, pageSize);
+                    long pageNo = mem.getLong(meta(f) + FR_PAGE);
+                    PageHeader.seal(copy, pageSize, pageNo);
+                    upTo = Math.max(upTo, logImage(mem.getInt(meta(f) + FR_FILE), pageNo, copy, false));
+                    imaged[k - from] = copy;
+                }
+            } finally {
+                frameLatches[f].release();
+            }
+        }
+        if (upTo > log.flushedLsn()) {
+            log.flush(upTo, Durability.SYNC);
+        }
+        for (int k = from; k < to; k++) {
+            int f = found[k];
+            if (tryOnly) {
+                if (imaged[k - from] == null || !frameLatches[f].tryAcquire()) {
+                    continue; // busy: written later (an image without its write is harmless)
+                }
+            } else {
+                frameLatches[f].acquire();
+            }
+            try {
+                if (stillToWrite(f, fileId)) {
+                    writeFrame(f, imaged[k - from], false);
+                }
+            } finally {
+                frameLatches[f].release();
+            }
+        }
+    }
+
+    private boolean stillToWrite(int f, int fileId) {
+        long m = meta(f);
+        return mem.getIntVolatile(m + FR_DIRTY) != 0 && mem.getIntVolatile(m + FR_STATE) == VALID
+                && (fileId == 0 || mem.getInt(m + FR_FILE) == fileId);
     }
 
     private boolean toWrite(int f, int fileId, long before) {
@@ -1264,7 +1439,8 @@ public final class SharedBufferPool implements BufferManager {
                 pinned++;
             }
         }
-        return new BufferStats(hits.sum(), misses.sum(), reads.sum(), writes.sum(), evictions.sum(), frames, dirty, pinned);
+        return new BufferStats(hits.sum(), misses.sum(), reads.sum(), writes.sum(), evictions.sum(), frames, dirty, pinned,
+                imagedWrites.sum());
     }
 
     Environment environment() {

@@ -56,6 +56,14 @@ public interface LogManager extends AutoCloseable {
     }
 
     /** LSN the next record will get (the end of the log). */
+    /**
+     * Appends a record; {@code mayUseReserve} as {@link SharedLog#append(int, long, long, byte[], boolean)}:
+     * false for a record whose refusal (for want of log space) simply prevents what it announces.
+     */
+    default long append(int type, long txnId, long prevLsn, byte[] payload, boolean mayUseReserve) {
+        return append(type, txnId, prevLsn, payload);
+    }
+
     long endLsn();
 
     /** The environment's random id (from the log anchor), 0 if this log has none. */

@@ -619,6 +619,7 @@ public final class SharedLog implements LogManager {
      *         the next log file; nothing was appended or left behind, the environment is fine
      * @throws org.libtp.core.RunRecoveryException an I/O error writing or forcing the log
      */
+    @Override
     public long append(int type, long txnId, long prevLsn, byte[] payload, boolean mayUseReserve) {
         if (payload == null) {
             throw new IllegalArgumentException("payload must not be null");

@@ -22,6 +22,21 @@ public interface ResourceManager {
     /** Loads the durable state (as of the last checkpoint or later) before recovery's passes. */
     void beforeRecovery();
 
+    /**
+     * Sees each of this manager's records during recovery's analysis pass (before any redo), in
+     * log order from where recovery starts reading. Default: nothing.
+     */
+    default void analyze(LogEntry entry, LogRecord record) {
+    }
+
+    /**
+     * Called once after the analysis pass and before the redo pass, which starts at
+     * {@code redoLsn}: the place to repair what redo cannot read (the buffer manager rewrites
+     * pages whose last write power loss tore). Default: nothing.
+     */
+    default void beforeRedo(long redoLsn) {
+    }
+
     /** Re-applies a logged change (forward pass of recovery). */
     void redo(LogEntry entry, LogRecord record);
 

@@ -545,9 +545,15 @@ public final class SharedTxnManager implements TransactionManager {
         }
     }
 
+    /**
+     * Log written since the last checkpoint record (not since its redo point): what the
+     * checkpoint itself logged (the page images of the pages it wrote, with torn-write
+     * protection) must not make the next one due at once, or checkpoints would follow each other
+     * without pause.
+     */
     private long logSinceCheckpoint() {
         long end = log.endLsn();
-        long redo = mem.getLongVolatile(OFF_LAST_CKP_REDO);
+        long redo = Math.max(mem.getLongVolatile(OFF_LAST_CKP_REDO), mem.getLongVolatile(OFF_LAST_CKP));
         return (Lsn.file(end) - (long) Lsn.file(redo)) * log.fileSize() + Lsn.offset(end) - Lsn.offset(redo);
     }
 
@@ -761,12 +767,15 @@ public final class SharedTxnManager implements TransactionManager {
                 maxId[0] = Math.max(maxId[0], e.txnId());
             }
             if (r.type().isResourceRecord()) {
-                manager(r.type(), e); // fails now, naming the LSN, if no manager handles the type
+                manager(r.type(), e).analyze(e, r); // fails now, naming the LSN, if no manager handles the type
             } else if (r.type() != RecordType.CHECKPOINT) {
                 ended.add(e.txnId()); // commit or abort
             }
             return true;
         });
+        for (ResourceManager rm : managerList) {
+            rm.beforeRedo(ckp[1]);
+        }
         int[] redone = {0};
         log.scan(ckp[1], e -> {
             LogRecord r = LogRecords.decode(e);

@@ -9,7 +9,7 @@ import java.util.List;
  * over {@link #type()}, so a new type cannot be half-handled (Java 17 has no pattern switch).
  */
 public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbort, LogRecord.Checkpoint,
-        LogRecord.PageUpdate, LogRecord.PageImage, LogRecord.SlotUpdate, LogRecord.BtreeLeaf {
+        LogRecord.PageUpdate, LogRecord.PageImage, LogRecord.PageWrite, LogRecord.SlotUpdate, LogRecord.BtreeLeaf {
 
     RecordType type();
 
@@ -158,6 +158,36 @@ public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbor
         @Override
         public String toString() {
             return "PageImage[file " + fileId + " page " + pageNo + ", " + image.length + " bytes]";
+        }
+    }
+
+    /**
+     * Page {@code pageNo} of file {@code fileId} whole, header and checksum included, exactly as
+     * it is about to be written to the data file. Logged and forced before that write when
+     * torn-write protection is on; belongs to no transaction. Recovery, before its redo pass,
+     * rewrites a page that fails its checksum from the newest such copy, then redo goes on from
+     * the copy's page LSN.
+     */
+    record PageWrite(int fileId, long pageNo, byte[] page) implements LogRecord {
+        @Override
+        public RecordType type() {
+            return RecordType.PAGE_WRITE;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PageWrite && ((PageWrite) o).fileId == fileId && ((PageWrite) o).pageNo == pageNo
+                    && Arrays.equals(((PageWrite) o).page, page);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * (31 * fileId + Long.hashCode(pageNo)) + Arrays.hashCode(page);
+        }
+
+        @Override
+        public String toString() {
+            return "PageWrite[file " + fileId + " page " + pageNo + ", " + page.length + " bytes]";
         }
     }
 

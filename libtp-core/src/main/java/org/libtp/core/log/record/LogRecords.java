@@ -21,6 +21,7 @@ import java.util.List;
  *               | u32 d | d x {u32 fileId, u64 pageNo, u64 recLsn}          (dirty-page table)
  *  PAGE_UPDATE  u32 fileId | u64 pageNo | u32 offset | u32 length | before | after
  *  PAGE_IMAGE   u32 fileId | u64 pageNo | u32 length | image
+ *  PAGE_WRITE   u32 fileId | u64 pageNo | u32 length | page (whole, as written to the data file)
  *  BTREE_INSERT u32 fileId | u64 pageNo | u32 slot | u32 keyLength | key | u32 dataLength | data
  *  BTREE_DELETE (as BTREE_INSERT)
  *  SLOT_UPDATE  u32 fileId | u32 slot | u32 beforeLength | before | u32 afterLength | after
@@ -58,6 +59,11 @@ public final class LogRecords {
                 LogRecord.PageImage p = (LogRecord.PageImage) r;
                 yield buffer(16 + p.image().length).putInt(p.fileId()).putLong(p.pageNo()).putInt(p.image().length)
                         .put(p.image());
+            }
+            case PAGE_WRITE -> {
+                LogRecord.PageWrite p = (LogRecord.PageWrite) r;
+                yield buffer(16 + p.page().length).putInt(p.fileId()).putLong(p.pageNo()).putInt(p.page().length)
+                        .put(p.page());
             }
             case BTREE_INSERT, BTREE_DELETE -> {
                 LogRecord.BtreeLeaf t = (LogRecord.BtreeLeaf) r;
@@ -125,6 +131,7 @@ public final class LogRecords {
                     yield new LogRecord.PageUpdate(fileId, pageNo, offset, before, after);
                 }
                 case PAGE_IMAGE -> new LogRecord.PageImage(b.getInt(), b.getLong(), bytes(b));
+                case PAGE_WRITE -> new LogRecord.PageWrite(b.getInt(), b.getLong(), bytes(b));
                 case BTREE_INSERT, BTREE_DELETE -> new LogRecord.BtreeLeaf(type == RecordType.BTREE_INSERT, b.getInt(),
                         b.getLong(), b.getInt(), bytes(b), bytes(b));
                 case SLOT_UPDATE -> new LogRecord.SlotUpdate(b.getInt(), b.getInt(), bytes(b), bytes(b));
@@ -174,6 +181,10 @@ public final class LogRecords {
             case PAGE_IMAGE -> {
                 LogRecord.PageImage p = (LogRecord.PageImage) r;
                 yield "PAGE_IMAGE file " + p.fileId() + " page " + p.pageNo() + " " + p.image().length + " bytes";
+            }
+            case PAGE_WRITE -> {
+                LogRecord.PageWrite p = (LogRecord.PageWrite) r;
+                yield "PAGE_WRITE file " + p.fileId() + " page " + p.pageNo() + " " + p.page().length + " bytes";
             }
             case BTREE_INSERT, BTREE_DELETE -> {
                 LogRecord.BtreeLeaf b = (LogRecord.BtreeLeaf) r;

@@ -17,6 +17,11 @@ public enum RecordType {
     PAGE_UPDATE(10),
     /** A page's whole image after a structure change (B-tree split): redo-only, never undone. */
     PAGE_IMAGE(11),
+    /**
+     * A page exactly as it is about to be written to its data file (no transaction): the copy
+     * recovery rewrites a page from when power loss tore that write (torn-write protection).
+     */
+    PAGE_WRITE(12),
     /** The test record manager's slot update: before and after image. */
     SLOT_UPDATE(100),
     /** B-tree leaf insert of (key, data) at a slot: redo by slot, undo by key (logical). */
@@ -42,7 +47,7 @@ public enum RecordType {
     public boolean isResourceRecord() {
         return switch (this) {
             case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> false;
-            case PAGE_UPDATE, PAGE_IMAGE, SLOT_UPDATE, BTREE_INSERT, BTREE_DELETE -> true;
+            case PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE, SLOT_UPDATE, BTREE_INSERT, BTREE_DELETE -> true;
         };
     }
 
@@ -56,7 +61,7 @@ public enum RecordType {
     public boolean loggedAfterChange() {
         return switch (this) {
             case PAGE_IMAGE -> true;
-            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, SLOT_UPDATE, BTREE_INSERT, BTREE_DELETE -> false;
+            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, PAGE_WRITE, SLOT_UPDATE, BTREE_INSERT, BTREE_DELETE -> false;
         };
     }
 

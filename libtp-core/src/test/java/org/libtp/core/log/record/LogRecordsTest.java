@@ -34,6 +34,7 @@ class LogRecordsTest {
             new LogRecord.PageUpdate(4, 77, 32, new byte[] {1, 2, 3}, new byte[] {4, 5, 6}),
             new LogRecord.PageUpdate(1, 0, 4000, new byte[0], new byte[0]),
             new LogRecord.PageImage(2, 9, new byte[] {3, 1, 4, 1, 5}),
+            new LogRecord.PageWrite(3, 7, new byte[] {2, 7, 1, 8}),
             new LogRecord.BtreeLeaf(true, 3, 4, 5, new byte[] {1, 2}, new byte[] {3}),
             new LogRecord.BtreeLeaf(false, 3, 4, 0, new byte[] {1}, new byte[0]),
             new LogRecord.SlotUpdate(1, 42, new byte[] {1, 2, 3}, new byte[] {4, 5}),
@@ -57,6 +58,7 @@ class LogRecordsTest {
         assertEquals(3, RecordType.CHECKPOINT.id());
         assertEquals(10, RecordType.PAGE_UPDATE.id());
         assertEquals(11, RecordType.PAGE_IMAGE.id());
+        assertEquals(12, RecordType.PAGE_WRITE.id());
         assertEquals(200, RecordType.BTREE_INSERT.id());
         assertEquals(201, RecordType.BTREE_DELETE.id());
         assertEquals(100, RecordType.SLOT_UPDATE.id());
