@@ -141,14 +141,16 @@ class TornPageTest {
 
     @Test
     void aPageDamagedAfterACleanCloseIsRewrittenWhileTheLogHoldsItsImage() throws Exception {
-        try (Environment env = Environment.open(dir, config(true));
+        // The default cache: no page is written before the closing checkpoint writes them all.
+        EnvironmentConfig big = EnvironmentConfig.builder().checkpointBytes(0).checkpointSeconds(0).build();
+        try (Environment env = Environment.open(dir, big);
              Database db = env.openDatabase(null, "t", DatabaseConfig.builder().allowCreate(true).build())) {
             for (int i = 0; i < ROWS; i++) {
                 db.put(null, key(i), value(i));
             }
         } // the closing checkpoint writes (and images) every dirty page
         assertTrue(tearEveryPage() > 0);
-        try (Environment env = Environment.open(dir, config(true));
+        try (Environment env = Environment.open(dir, big);
              Database db = env.openDatabase(null, "t", DatabaseConfig.defaults())) {
             for (int i = 0; i < ROWS; i++) {
                 assertArrayEquals(value(i), db.get(null, key(i)), "row " + i);

@@ -1167,8 +1167,8 @@ public final class SharedBufferPool implements BufferManager {
     }
 
     /**
-     * Recovery, before redo: if page {@code pageNo} of {@code fileId} on disk fails its check (a
-     * write torn by power loss), rewrites it from {@code image} (the newest logged copy, at LSN
+     * Recovery, before redo: if page {@code pageNo} of {@code fileId} on disk fails its check or
+     * is missing or cut short (a write torn or lost by power loss), rewrites it from {@code image} (the newest logged copy, at LSN
      * {@code imageLsn}) and forces the file. Redo then goes on from the copy's page LSN. True if
      * the page was rewritten. A file no longer registered is skipped.
      */
@@ -1181,10 +1181,11 @@ public final class SharedBufferPool implements BufferManager {
         byte[] buf = new byte[pageSize];
         int n = read(fileId, pageNo, buf, "page " + pageNo);
         java.util.Arrays.fill(buf, n, pageSize, (byte) 0);
-        if (n == 0 || PageHeader.check(buf, pageSize, pageNo) == null) {
-            return false; // absent (a lost write: redo rebuilds it) or intact
+        String why = n < pageSize ? (n == 0 ? "missing" : "cut short at " + n + " bytes")
+                : PageHeader.check(buf, pageSize, pageNo);
+        if (why == null) {
+            return false; // intact (maybe older than the image: redo brings it forward)
         }
-        String why = PageHeader.check(buf, pageSize, pageNo);
         try {
             StorageFile file = file(fileId);
             file.write(ByteBuffer.wrap(image), (pageNo + 1) * pageSize);

@@ -78,9 +78,26 @@
  * generation word in the region is raised when its database is removed or renamed, so handles in
  * every process notice with one shared read.
  *
+ * <h2>Torn writes</h2>
+ * A power failure or OS crash during a page write can leave the page part old, part new; its
+ * checksum catches that, but the changes the log holds cannot be applied to such a page. With
+ * {@link org.libtp.core.buffer.BufferConfig#tornWriteProtection()} (the default, with a log) the
+ * writer logs the sealed page whole ({@code PAGE_WRITE}, no transaction) and forces the log
+ * before the write, which also satisfies the write-ahead rule: InnoDB's doublewrite buffer, with
+ * the log as the second copy. The force is shared: a checkpoint images a batch of 32 pages, then
+ * forces once, then writes each page that still equals its image (a page changed since gets an
+ * image of its own); an eviction that meets a dirty victim cleans it and the cold dirty frames
+ * the sweep reaches next the same way (latches only tried: the evictor may hold a page latch).
+ * Recovery rewrites a page that fails its check from its newest image at or after the redo LSN
+ * before redo (see {@link org.libtp.core.buffer.PageUpdates#beforeRedo}); a torn write always has
+ * one, because it began after the last checkpoint's dirty-page pass, so after its begin LSN.
+ * Costs a page of log per page write (not per commit). Off: a torn page stays a
+ * {@code CorruptionException}.
+ *
  * <h2>Known limits</h2>
- * A page write torn by a power failure (part old, part new) is detected by its checksum but not
- * repaired: the log holds changes, not full page images (PostgreSQL's full_page_writes). Files
- * are never unregistered (database removal comes with the catalog).
+ * Files are never unregistered (database removal comes with the catalog). The image is logged at
+ * every write of a page, not once per checkpoint interval (PostgreSQL's full_page_writes logs it
+ * at the first change after a checkpoint): a pool smaller than the working set pays a page of log
+ * per eviction.
  */
 package org.libtp.core.buffer;
