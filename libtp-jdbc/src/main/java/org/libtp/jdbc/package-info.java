@@ -1,6 +1,28 @@
 /**
- * A JDBC driver ({@code jdbc:libtp:<dir>}) with a small SQL subset over the record API.
+ * The JDBC driver: {@code jdbc:libtp:<dir>[;option=value...]} ({@link org.libtp.jdbc.LibTpDriver},
+ * {@link org.libtp.jdbc.LibTpDataSource}) over the SQL layer ({@code org.libtp.sql.exec}), which
+ * runs each statement in a record-API transaction of the connection's session.
  *
- * <p>Not built yet: this module holds only this note until the JDBC issue lands.
+ * <h2>Design</h2>
+ * <ul>
+ *   <li><b>One environment per directory and JVM</b>: connections share it (reference-counted,
+ *       closed with the last connection); connections in other JVMs open their own and the
+ *       environment's shared memory makes them one database (page locks, group commit).</li>
+ *   <li><b>Parsing</b> is JSqlParser's; the SQL layer compiles the tree once per execution into
+ *       closures over a row array, plans one access path per table (primary key point lookup,
+ *       key range, full scan: {@code EXPLAIN} shows it) and materializes results.</li>
+ *   <li><b>Storage</b>: a table is a B-tree keyed by the memcomparable encoding of its primary
+ *       key ({@code org.libtp.sql.codec.KeyCodec}), rows in {@code RowCodec}'s format; the schema
+ *       is a B-tree ({@code sql.schema}) read in each statement's transaction, so DDL commits and
+ *       rolls back with it.</li>
+ *   <li><b>Errors</b>: every engine exception is mapped to an SQLException with the SQLState
+ *       frameworks use (40001 deadlock or lock timeout: retry; 23505/23502; 42xxx; 08xxx for a
+ *       failed or damaged environment); a statement that fails its checks changes nothing.</li>
+ * </ul>
+ *
+ * <h2>Not yet</h2>
+ * Secondary indexes (CREATE INDEX, UNIQUE), ALTER TABLE, MERGE, index nested-loop joins (joins
+ * read the inner tables whole), savepoints, the differential tests against H2, the multi-process
+ * and crash tests of the driver, its benchmarks and {@code docs/sql.md}.
  */
 package org.libtp.jdbc;

@@ -1,0 +1,293 @@
+package org.libtp.sql.exec;
+
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.Between;
+import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.MinorThan;
+import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
+import net.sf.jsqlparser.schema.Column;
+import org.libtp.db.KeyRange;
+import org.libtp.sql.codec.ColumnType;
+import org.libtp.sql.codec.KeyCodec;
+import org.libtp.sql.schema.TableDef;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The access path of a single-table read, chosen from the WHERE clause: a point lookup when
+ * every primary key column is equal to a constant or parameter, a key range when a leading part
+ * of the primary key is (and the next column may be bounded by &lt;, &lt;=, &gt;, &gt;= or
+ * BETWEEN), else a full scan. The range is conservative: the whole WHERE is still applied to
+ * every row it yields. Bounds are computed per execution, from the parameters.
+ */
+final class Access {
+    enum Kind { POINT, RANGE, FULL }
+
+    final Kind kind;
+    private final TableDef table;
+    private final List<Expr> equal;      // values of the leading equal key columns
+    private final Expr lower;            // bound on the next key column, or null
+    private final boolean lowerInclusive;
+    private final Expr upper;
+    private final boolean upperInclusive;
+    private final String description;
+
+    private Access(Kind kind, TableDef table, List<Expr> equal, Expr lower, boolean li, Expr upper, boolean ui,
+                   String description) {
+        this.kind = kind;
+        this.table = table;
+        this.equal = equal;
+        this.lower = lower;
+        this.lowerInclusive = li;
+        this.upper = upper;
+        this.upperInclusive = ui;
+        this.description = description;
+    }
+
+    /** The plan for {@code where} (may be null) on table {@code t}, the scope's entry 0. */
+    static Access plan(TableDef t, String alias, Expression where, Compiler compiler) throws SQLException {
+        if (t.hasRowId() || where == null) {
+            return new Access(Kind.FULL, t, List.of(), null, false, null, false, "full scan of " + t.name());
+        }
+        List<Expression> conj = new ArrayList<>();
+        conjuncts(where, conj);
+        int[] pk = t.primaryKey();
+        List<Expr> eq = new ArrayList<>();
+        List<String> eqNames = new ArrayList<>();
+        for (int p : pk) {
+            Expression v = find(conj, t, alias, p);
+            if (v == null) {
+                break;
+            }
+            eq.add(compiler.compile(v));
+            eqNames.add(t.columns().get(p).name());
+        }
+        if (eq.size() == pk.length) {
+            return new Access(Kind.POINT, t, eq, null, false, null, false,
+                    "primary key lookup of " + t.name() + " (" + String.join(", ", eqNames) + ")");
+        }
+        int next = pk[eq.size()];
+        Expr lo = null;
+        Expr hi = null;
+        boolean li = false;
+        boolean ui = false;
+        for (Expression e : conj) {
+            if (e instanceof Between b && !b.isNot() && isColumn(b.getLeftExpression(), t, alias, next)
+                    && constant(b.getBetweenExpressionStart()) && constant(b.getBetweenExpressionEnd())) {
+                lo = compiler.compile(b.getBetweenExpressionStart());
+                hi = compiler.compile(b.getBetweenExpressionEnd());
+                li = ui = true;
+                continue;
+            }
+            if (!(e instanceof ComparisonOperator c) || e instanceof EqualsTo) {
+                continue;
+            }
+            boolean leftCol = isColumn(c.getLeftExpression(), t, alias, next) && constant(c.getRightExpression());
+            boolean rightCol = isColumn(c.getRightExpression(), t, alias, next) && constant(c.getLeftExpression());
+            if (!leftCol && !rightCol) {
+                continue;
+            }
+            Expr v = compiler.compile(leftCol ? c.getRightExpression() : c.getLeftExpression());
+            boolean gt = c instanceof GreaterThan || c instanceof GreaterThanEquals;
+            boolean lt = c instanceof MinorThan || c instanceof MinorThanEquals;
+            boolean incl = c instanceof GreaterThanEquals || c instanceof MinorThanEquals;
+            if (rightCol) { // v < col is col > v
+                boolean g = gt;
+                gt = lt;
+                lt = g;
+            }
+            if (gt && lo == null) {
+                lo = v;
+                li = incl;
+            } else if (lt && hi == null) {
+                hi = v;
+                ui = incl;
+            }
+        }
+        if (eq.isEmpty() && lo == null && hi == null) {
+            return new Access(Kind.FULL, t, List.of(), null, false, null, false, "full scan of " + t.name());
+        }
+        String what = (eq.isEmpty() ? "" : String.join(", ", eqNames) + " equal")
+                + (lo != null || hi != null ? (eq.isEmpty() ? "" : ", ") + t.columns().get(next).name() + " bounded" : "");
+        return new Access(Kind.RANGE, t, eq, lo, li, hi, ui, "primary key range of " + t.name() + " (" + what + ")");
+    }
+
+    String describe() {
+        return description;
+    }
+
+    static void conjuncts(Expression e, List<Expression> out) {
+        if (e instanceof AndExpression a) {
+            conjuncts(a.getLeftExpression(), out);
+            conjuncts(a.getRightExpression(), out);
+        } else if (e instanceof net.sf.jsqlparser.expression.Parenthesis p) {
+            conjuncts(p.getExpression(), out);
+        } else {
+            out.add(e);
+        }
+    }
+
+    private static Expression find(List<Expression> conj, TableDef t, String alias, int column) {
+        for (Expression e : conj) {
+            if (e instanceof EqualsTo eq) {
+                if (isColumn(eq.getLeftExpression(), t, alias, column) && constant(eq.getRightExpression())) {
+                    return eq.getRightExpression();
+                }
+                if (isColumn(eq.getRightExpression(), t, alias, column) && constant(eq.getLeftExpression())) {
+                    return eq.getLeftExpression();
+                }
+            }
+        }
+        return null;
+    }
+
+    static boolean isColumn(Expression e, TableDef t, String alias, int column) {
+        if (!(e instanceof Column c)) {
+            return false;
+        }
+        if (c.getTable() != null && c.getTable().getName() != null) {
+            String q = Names.identifier(c.getTable().getName());
+            if (!q.equals(alias) && !q.equals(t.name())) {
+                return false;
+            }
+        }
+        return Names.identifier(c.getColumnName()).equals(t.columns().get(column).name());
+    }
+
+    /** A literal or a parameter (possibly signed): known before the scan. */
+    static boolean constant(Expression e) {
+        if (e instanceof net.sf.jsqlparser.expression.SignedExpression s) {
+            return constant(s.getExpression());
+        }
+        return e instanceof JdbcParameter || e instanceof net.sf.jsqlparser.expression.LongValue
+                || e instanceof net.sf.jsqlparser.expression.DoubleValue || e instanceof net.sf.jsqlparser.expression.StringValue
+                || e instanceof net.sf.jsqlparser.expression.DateValue || e instanceof net.sf.jsqlparser.expression.TimeValue
+                || e instanceof net.sf.jsqlparser.expression.TimestampValue;
+    }
+
+    /** The point key, or null if a value is NULL (nothing can match) . */
+    byte[] pointKey(Object[] params) throws SQLException {
+        Object[] v = values(equal.size(), params);
+        return v == null ? null : KeyCodec.encode(table.keyTypes(), table.keyDescending(), v);
+    }
+
+    /** The key range to scan (null: nothing can match), for a RANGE or FULL access. */
+    KeyRange range(Object[] params) throws SQLException {
+        if (kind == Kind.FULL) {
+            return KeyRange.all();
+        }
+        List<ColumnType> types = table.keyTypes();
+        boolean[] desc = table.keyDescending();
+        int m = equal.size();
+        Object[] v = values(m + 1, params);
+        if (v == null) {
+            return null;
+        }
+        byte[] prefix = KeyCodec.encodePrefix(types, desc, v, m);
+        byte[] from = prefix;
+        boolean fromIncl = true;
+        byte[] to = m == 0 ? null : prefixEnd(prefix);
+        boolean toIncl = false;
+        Object loRaw = lower == null ? null : lower.eval(null, params);
+        Object hiRaw = upper == null ? null : upper.eval(null, params);
+        if (lower != null && loRaw == null || upper != null && hiRaw == null) {
+            return null; // a comparison with NULL is never true
+        }
+        Object lo = bound(loRaw, types.get(m));
+        Object hi = bound(hiRaw, types.get(m));
+        // An inexact bound (2.5 for an INTEGER column) is rounded and made inclusive: the range
+        // only has to hold every match, the WHERE clause decides.
+        boolean loIncl = lowerInclusive || lo != null && Values.compare(lo, loRaw) != 0;
+        boolean hiIncl = upperInclusive || hi != null && Values.compare(hi, hiRaw) != 0;
+        if (desc[m]) { // the encoding runs backwards: a lower bound limits from the end
+            Object x = lo;
+            lo = hi;
+            hi = x;
+            boolean y = loIncl;
+            loIncl = hiIncl;
+            hiIncl = y;
+        }
+        if (lo != null) {
+            v[m] = lo;
+            byte[] p = KeyCodec.encodePrefix(types, desc, v, m + 1);
+            from = loIncl ? p : prefixEnd(p);
+            fromIncl = true;
+        }
+        if (hi != null) {
+            v[m] = hi;
+            byte[] p = KeyCodec.encodePrefix(types, desc, v, m + 1);
+            to = hiIncl ? prefixEnd(p) : p;
+            toIncl = false;
+        }
+        if (from != null && to != null && java.util.Arrays.compareUnsigned(from, to) >= 0) {
+            return null;
+        }
+        return to == null ? (from.length == 0 ? KeyRange.all() : KeyRange.atLeast(from))
+                : KeyRange.of(from, fromIncl, to, toIncl);
+    }
+
+    private static final Object NOTHING = new Object();
+
+    /** A bound converted to the key column's type, or null (no bound) if it has no such value. */
+    private static Object bound(Object v, ColumnType t) {
+        if (v == null) {
+            return null;
+        }
+        try {
+            return Values.convert(v, t, "key");
+        } catch (SQLException e) {
+            return null; // out of the type's range: scan without this bound
+        }
+    }
+
+    /** The equal values converted to key types (array of {@code size}), or null if one is NULL. */
+    private Object[] values(int size, Object[] params) throws SQLException {
+        List<ColumnType> types = table.keyTypes();
+        Object[] v = new Object[Math.min(size, types.size())];
+        for (int i = 0; i < equal.size(); i++) {
+            Object x = equal.get(i).eval(null, params);
+            if (x == null) {
+                return null;
+            }
+            Object c = exactKeyValue(x, types.get(i));
+            if (c == NOTHING) {
+                return null;
+            }
+            v[i] = c;
+        }
+        return v;
+    }
+
+    /**
+     * {@code x} as a value of key type {@code t} that compares equal to it, or NOTHING if no such
+     * value exists (2.5 for an INTEGER column): then no row can be equal.
+     */
+    private static Object exactKeyValue(Object x, ColumnType t) throws SQLException {
+        Object c;
+        try {
+            c = Values.convert(x, t, "key");
+        } catch (java.sql.SQLDataException e) {
+            return NOTHING; // out of range or not convertible: nothing stored can equal it
+        }
+        return Values.compare(c, x) == 0 ? c : NOTHING;
+    }
+
+    /** The smallest byte string greater than every string that starts with {@code p}. */
+    static byte[] prefixEnd(byte[] p) {
+        byte[] e = p.clone();
+        for (int i = e.length - 1; i >= 0; i--) {
+            if (e[i] != (byte) 0xFF) {
+                e[i]++;
+                return java.util.Arrays.copyOf(e, i + 1);
+            }
+        }
+        return null; // all 0xFF: no end
+    }
+}

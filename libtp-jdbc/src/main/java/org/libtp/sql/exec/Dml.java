@@ -1,0 +1,275 @@
+package org.libtp.sql.exec;
+
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.Select;
+
+import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.update.UpdateSet;
+import org.libtp.db.Database;
+import org.libtp.db.Transaction;
+import org.libtp.sql.schema.Column;
+import org.libtp.sql.schema.TableDef;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * INSERT, UPDATE and DELETE. Rows to change are collected first and changed after the scan
+ * (an UPDATE that moves a row forward in key order must not meet it again). A primary key
+ * collision is 23505, a NULL in a NOT NULL column 23502.
+ */
+final class Dml {
+    private Dml() {
+    }
+
+    /** The value of DEFAULT expression {@code sql} for column {@code c}. */
+    static Object constant(String sql, Column c) throws SQLException {
+        return Values.convert(Tables.compileConstant(sql), c.type(), c.name());
+    }
+
+    static TableDef table(Engine engine, Transaction t, net.sf.jsqlparser.schema.Table name) throws SQLException {
+        String n = Names.identifier(name.getName());
+        TableDef d = engine.table(t, n);
+        if (d == null) {
+            throw SqlErrors.noTable(n);
+        }
+        return d;
+    }
+
+    static Result insert(Engine engine, Transaction t, Insert ins, Object[] params) throws SQLException {
+        if (ins.getDuplicateUpdateSets() != null || ins.getSetUpdateSets() != null || ins.getReturningClause() != null) {
+            throw SqlErrors.unsupported("INSERT ... ON DUPLICATE / SET / RETURNING");
+        }
+        TableDef d = table(engine, t, ins.getTable());
+        int n = d.columns().size();
+        int[] target;
+        if (ins.getColumns() == null || ins.getColumns().isEmpty()) {
+            target = new int[n];
+            for (int i = 0; i < n; i++) {
+                target[i] = i;
+            }
+        } else {
+            target = new int[ins.getColumns().size()];
+            for (int i = 0; i < target.length; i++) {
+                String cn = Names.identifier(ins.getColumns().get(i).getColumnName());
+                target[i] = d.column(cn);
+                if (target[i] < 0) {
+                    throw SqlErrors.noColumn(d.name() + "." + cn);
+                }
+                for (int j = 0; j < i; j++) {
+                    if (target[j] == target[i]) {
+                        throw SqlErrors.syntax("column " + cn + " is listed twice");
+                    }
+                }
+            }
+        }
+        List<Object[]> sources = new ArrayList<>();
+        Select sel = ins.getSelect();
+        if (sel instanceof net.sf.jsqlparser.statement.select.Values v) {
+            Compiler k = new Compiler(new Scope(), null);
+            ExpressionList<?> rows = v.getExpressions();
+            boolean multi = !rows.isEmpty() && rows.stream().allMatch(e -> e instanceof ExpressionList<?>);
+            List<List<Expression>> list = new ArrayList<>();
+            if (multi) {
+                for (Expression e : rows) {
+                    list.add(new ArrayList<>((ExpressionList<?>) e));
+                }
+            } else {
+                list.add(new ArrayList<>(rows));
+            }
+            for (List<Expression> r : list) {
+                if (r.size() != target.length) {
+                    throw SqlErrors.syntax("INSERT into " + d.name() + " gives " + r.size() + " values for "
+                            + target.length + " columns");
+                }
+                Object[] vals = new Object[r.size()];
+                for (int i = 0; i < vals.length; i++) {
+                    vals[i] = k.compile(r.get(i)).eval(new Object[0], params);
+                }
+                sources.add(vals);
+            }
+        } else if (sel != null) {
+            Result q = Query.run(engine, t, sel, params, false);
+            if (q.labels().size() != target.length) {
+                throw SqlErrors.syntax("INSERT into " + d.name() + " selects " + q.labels().size() + " columns for "
+                        + target.length);
+            }
+            sources.addAll(q.rows());
+        } else {
+            throw SqlErrors.unsupported("this form of INSERT");
+        }
+        Database db = engine.database(t, d.dataName(), false);
+        List<Object[]> generated = new ArrayList<>();
+        List<byte[]> keys = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
+        int identity = d.identityColumn();
+        for (Object[] src : sources) {
+            Object[] row = new Object[n];
+            boolean[] given = new boolean[n];
+            for (int i = 0; i < target.length; i++) {
+                Column c = d.columns().get(target[i]);
+                row[target[i]] = Values.convert(src[i], c.type(), c.name());
+                given[target[i]] = true;
+            }
+            for (int i = 0; i < n; i++) {
+                Column c = d.columns().get(i);
+                if (!given[i] && c.defaultSql() != null) {
+                    row[i] = constant(c.defaultSql(), c);
+                }
+            }
+            if (identity >= 0) {
+                Column c = d.columns().get(identity);
+                if (row[identity] == null) {
+                    row[identity] = Values.convert(engine.nextValue(d.tableId(), 1), c.type(), c.name());
+                    generated.add(new Object[] {row[identity]});
+                } else {
+                    engine.nextValue(d.tableId(), ((Number) row[identity]).longValue() + 1); // later ones go past it
+                }
+            }
+            long rowId = 0;
+            if (d.hasRowId()) {
+                rowId = engine.nextValue(d.tableId(), 1);
+                if (identity < 0) {
+                    generated.add(new Object[] {rowId});
+                }
+            }
+            checkNotNull(d, row);
+            keys.add(Tables.key(d, row, rowId));
+            rows.add(row);
+        }
+        // Every check before the first write: a failed statement leaves its transaction as it was.
+        java.util.Set<java.nio.ByteBuffer> seen = new java.util.HashSet<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (!seen.add(java.nio.ByteBuffer.wrap(keys.get(i))) || !d.hasRowId() && db.getForUpdate(t, keys.get(i)) != null) {
+                throw SqlErrors.duplicate("duplicate primary key " + keyText(d, rows.get(i)) + " in table " + d.name());
+            }
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            db.put(t, keys.get(i), Tables.encode(d, rows.get(i)));
+        }
+        return new Result(null, null, List.of(), sources.size(), generated);
+    }
+
+    static void checkNotNull(TableDef d, Object[] row) throws SQLException {
+        for (int i = 0; i < row.length; i++) {
+            if (row[i] == null && d.columns().get(i).notNull()) {
+                throw SqlErrors.notNull(d.name() + "." + d.columns().get(i).name());
+            }
+        }
+    }
+
+    static String keyText(TableDef d, Object[] row) {
+        StringBuilder b = new StringBuilder("(");
+        for (int p : d.primaryKey()) {
+            if (b.length() > 1) {
+                b.append(", ");
+            }
+            b.append(Values.describe(row[p]));
+        }
+        return b.append(')').toString();
+    }
+
+    static Result update(Engine engine, Transaction t, Update u, Object[] params) throws SQLException {
+        if (u.getJoins() != null && !u.getJoins().isEmpty() || u.getFromItem() != null) {
+            throw SqlErrors.unsupported("UPDATE with FROM or JOIN");
+        }
+        TableDef d = table(engine, t, u.getTable());
+        String alias = u.getTable().getAlias() == null ? d.name() : Names.identifier(u.getTable().getAlias().getName());
+        Scope scope = new Scope();
+        scope.add(alias, d);
+        Compiler k = new Compiler(scope, null);
+        List<Integer> cols = new ArrayList<>();
+        List<Expr> values = new ArrayList<>();
+        for (UpdateSet s : u.getUpdateSets()) {
+            if (s.getColumns().size() != s.getValues().size()) {
+                throw SqlErrors.syntax("UPDATE SET lists " + s.getColumns().size() + " columns and " + s.getValues().size()
+                        + " values");
+            }
+            for (int i = 0; i < s.getColumns().size(); i++) {
+                cols.add(scope.resolve(s.getColumns().get(i)));
+                values.add(k.compile(s.getValues().get(i)));
+            }
+        }
+        Expr where = u.getWhere() == null ? null : k.compile(u.getWhere());
+        Access a = Access.plan(d, alias, u.getWhere(), k);
+        Database db = engine.database(t, d.dataName(), false);
+        List<byte[]> keys = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
+        Tables.scan(t, db, d, a, params, false, true, (key, row) -> {
+            if (where == null || Boolean.TRUE.equals(Compiler.truth(where.eval(row, params)))) {
+                keys.add(key);
+                rows.add(row);
+            }
+            return true;
+        });
+        List<byte[]> newKeys = new ArrayList<>();
+        List<Object[]> newRows = new ArrayList<>();
+        for (int r = 0; r < rows.size(); r++) {
+            Object[] old = rows.get(r);
+            Object[] row = old.clone();
+            for (int i = 0; i < cols.size(); i++) {
+                Column c = d.columns().get(cols.get(i));
+                row[cols.get(i)] = Values.convert(values.get(i).eval(old, params), c.type(), c.name());
+            }
+            checkNotNull(d, row);
+            newRows.add(row);
+            newKeys.add(d.hasRowId() ? keys.get(r) : Tables.key(d, row, 0));
+        }
+        // Checks first: no new key twice, none taken by a row this statement does not move away.
+        java.util.Set<java.nio.ByteBuffer> moving = new java.util.HashSet<>();
+        java.util.Set<java.nio.ByteBuffer> taken = new java.util.HashSet<>();
+        for (int r = 0; r < rows.size(); r++) {
+            if (!Arrays.equals(keys.get(r), newKeys.get(r))) {
+                moving.add(java.nio.ByteBuffer.wrap(keys.get(r)));
+            }
+        }
+        for (int r = 0; r < rows.size(); r++) {
+            java.nio.ByteBuffer nk = java.nio.ByteBuffer.wrap(newKeys.get(r));
+            boolean moved = !Arrays.equals(keys.get(r), newKeys.get(r));
+            if (!taken.add(nk) || moved && !moving.contains(nk) && db.getForUpdate(t, newKeys.get(r)) != null) {
+                throw SqlErrors.duplicate("duplicate primary key " + keyText(d, newRows.get(r)) + " in table " + d.name());
+            }
+        }
+        // Rows whose key changes are removed first, then every row written: a swap of two keys works.
+        for (int r = 0; r < rows.size(); r++) {
+            if (!Arrays.equals(keys.get(r), newKeys.get(r))) {
+                db.delete(t, keys.get(r));
+            }
+        }
+        for (int r = 0; r < rows.size(); r++) {
+            db.put(t, newKeys.get(r), Tables.encode(d, newRows.get(r)));
+        }
+        return Result.update(rows.size());
+    }
+
+    static Result delete(Engine engine, Transaction t, Delete del, Object[] params) throws SQLException {
+        if (del.getJoins() != null && !del.getJoins().isEmpty() || del.getUsingList() != null && !del.getUsingList().isEmpty()
+                || del.getTables() != null && del.getTables().size() > 1 || del.getLimit() != null) {
+            throw SqlErrors.unsupported("DELETE with JOIN, USING, several tables or LIMIT");
+        }
+        TableDef d = table(engine, t, del.getTable());
+        String alias = del.getTable().getAlias() == null ? d.name() : Names.identifier(del.getTable().getAlias().getName());
+        Scope scope = new Scope();
+        scope.add(alias, d);
+        Compiler k = new Compiler(scope, null);
+        Expr where = del.getWhere() == null ? null : k.compile(del.getWhere());
+        Access a = Access.plan(d, alias, del.getWhere(), k);
+        Database db = engine.database(t, d.dataName(), false);
+        List<byte[]> keys = new ArrayList<>();
+        Tables.scan(t, db, d, a, params, false, true, (key, row) -> {
+            if (where == null || Boolean.TRUE.equals(Compiler.truth(where.eval(row, params)))) {
+                keys.add(key);
+            }
+            return true;
+        });
+        for (byte[] key : keys) {
+            db.delete(t, key);
+        }
+        return Result.update(keys.size());
+    }
+}

@@ -1,0 +1,178 @@
+package org.libtp.sql.exec;
+
+import org.libtp.db.Database;
+import org.libtp.db.DatabaseConfig;
+import org.libtp.db.Durability;
+import org.libtp.db.Environment;
+import org.libtp.db.Transaction;
+import org.libtp.sql.schema.SchemaCodec;
+import org.libtp.sql.schema.TableDef;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The SQL layer over one open {@link Environment}, shared by every connection of this JVM to it.
+ * The schema is a B-tree database {@code sql.schema} ({@code t/NAME} → the table definition,
+ * {@code next-id} → the next table and index number), read inside each statement's transaction,
+ * so DDL commits and rolls back with it and every process sees the same schema; sequences (row
+ * ids, identity columns) are in {@code sql.seq}, handed out in blocks by short transactions of
+ * their own, so that inserters do not queue on one counter (values lost with a block are gaps,
+ * as in PostgreSQL and H2).
+ */
+public final class Engine {
+    static final String SCHEMA = "sql.schema";
+    static final String SEQ = "sql.seq";
+    static final int SEQ_BLOCK = 64;
+
+    private final Environment env;
+    private final Database schema;
+    private final Database seq;
+    private final Map<String, Database> open = new ConcurrentHashMap<>();
+    /** tableId → {next, limit} of this JVM's current block. */
+    private final Map<Integer, long[]> blocks = new ConcurrentHashMap<>();
+
+    public Engine(Environment env) {
+        this.env = env;
+        boolean ro = env.config().readOnly();
+        DatabaseConfig create = DatabaseConfig.builder().allowCreate(!ro).build();
+        Database s;
+        Database q;
+        try {
+            s = env.openDatabase(null, SCHEMA, create);
+            q = env.openDatabase(null, SEQ, create);
+        } catch (org.libtp.core.DatabaseNotFoundException e) {
+            s = null; // a read-only environment with no SQL table yet
+            q = null;
+        }
+        this.schema = s;
+        this.seq = q;
+    }
+
+    public Environment environment() {
+        return env;
+    }
+
+    static byte[] key(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The table {@code name}, or null. */
+    TableDef table(Transaction t, String name) {
+        if (schema == null) {
+            return null;
+        }
+        byte[] b = schema.get(t, key("t/" + name));
+        return b == null ? null : SchemaCodec.decode(b, name);
+    }
+
+    /** Every table, read in a read-only transaction of its own (for metadata). */
+    public List<TableDef> tables() {
+        return env.inTransaction(Durability.NO_SYNC, true, this::tables);
+    }
+
+    List<TableDef> tables(Transaction t) {
+        List<TableDef> out = new ArrayList<>();
+        if (schema == null) {
+            return out;
+        }
+        for (org.libtp.db.Entry e : schema.entries(t, org.libtp.db.KeyRange.prefix(key("t/")))) {
+            out.add(SchemaCodec.decode(e.data(), new String(e.key(), StandardCharsets.UTF_8)));
+        }
+        return out;
+    }
+
+    void putTable(Transaction t, TableDef d) {
+        schema.put(t, key("t/" + d.name()), SchemaCodec.encode(d));
+    }
+
+    void removeTable(Transaction t, String name) {
+        schema.delete(t, key("t/" + name));
+    }
+
+    /** The next table or index number (in {@code t}: DDL runs in the statement's transaction). */
+    int nextId(Transaction t) {
+        byte[] k = key("next-id");
+        byte[] b = schema.getForUpdate(t, k);
+        int id = b == null ? 1 : ByteBuffer.wrap(b).getInt();
+        schema.put(t, k, ByteBuffer.allocate(4).putInt(id + 1).array());
+        return id;
+    }
+
+    /** The data or index database {@code name} (opened once per JVM). */
+    Database database(Transaction t, String name, boolean create) {
+        Database d = open.get(name);
+        if (d != null) {
+            return d;
+        }
+        d = env.openDatabase(t, name, DatabaseConfig.builder().allowCreate(create).build());
+        if (create) {
+            return d; // not cached: its creation may still roll back with t
+        }
+        Database prev = open.putIfAbsent(name, d);
+        if (prev != null) {
+            d.close();
+            return prev;
+        }
+        return d;
+    }
+
+    /** Forgets a handle (the database was removed or its handle went stale). */
+    void forget(String name) {
+        Database d = open.remove(name);
+        if (d != null) {
+            try {
+                d.close();
+            } catch (RuntimeException ignored) {
+                // already unusable
+            }
+        }
+    }
+
+    /**
+     * The next value of table {@code tableId}'s sequence, at least {@code atLeast}: from this
+     * JVM's block, or a new block taken in a transaction of its own.
+     */
+    long nextValue(int tableId, long atLeast) {
+        long[] b = blocks.computeIfAbsent(tableId, k -> new long[2]);
+        synchronized (b) {
+            if (b[0] < atLeast) {
+                b[0] = atLeast;
+            }
+            if (b[0] >= b[1]) {
+                long want = b[0];
+                long[] got = env.inTransaction(Durability.NO_SYNC, false, t -> {
+                    byte[] k = key("s/" + tableId);
+                    byte[] v = seq.getForUpdate(t, k);
+                    long next = Math.max(v == null ? 1 : ByteBuffer.wrap(v).getLong(), want);
+                    seq.put(t, k, ByteBuffer.allocate(8).putLong(next + SEQ_BLOCK).array());
+                    return new long[] {next, next + SEQ_BLOCK};
+                });
+                b[0] = got[0];
+                b[1] = got[1];
+            }
+            return b[0]++;
+        }
+    }
+
+    /** Drops this JVM's cached block of a table's sequence (the table was dropped). */
+    void forgetSequence(int tableId) {
+        blocks.remove(tableId);
+    }
+
+    public void close() {
+        for (String n : List.copyOf(open.keySet())) {
+            forget(n);
+        }
+        if (schema != null) {
+            schema.close();
+        }
+        if (seq != null) {
+            seq.close();
+        }
+    }
+}

@@ -1,0 +1,476 @@
+package org.libtp.sql.exec;
+
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.AllTableColumns;
+import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import org.libtp.db.Database;
+import org.libtp.db.Transaction;
+import org.libtp.sql.codec.ColumnType;
+import org.libtp.sql.schema.TableDef;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * SELECT: one table read along its {@link Access} (or none: {@code SELECT 1}), further tables
+ * joined by nested loops over their rows (INNER and LEFT), WHERE, grouping and aggregates,
+ * DISTINCT, ORDER BY (skipped when the scan already delivers the order of the primary key),
+ * OFFSET and LIMIT / FETCH FIRST. Results are materialized.
+ */
+final class Query {
+    private Query() {
+    }
+
+    record Source(String alias, TableDef table) {
+    }
+
+    static Result run(Engine engine, Transaction t, Select s, Object[] params, boolean explain) throws SQLException {
+        if (!(s instanceof PlainSelect p)) {
+            throw SqlErrors.unsupported("UNION, INTERSECT, EXCEPT, VALUES and WITH queries");
+        }
+        if (p.getWithItemsList() != null && !p.getWithItemsList().isEmpty()) {
+            throw SqlErrors.unsupported("WITH");
+        }
+        Scope scope = new Scope();
+        List<Source> sources = new ArrayList<>();
+        if (p.getFromItem() != null) {
+            sources.add(source(engine, t, p.getFromItem()));
+            scope.add(sources.get(0).alias(), sources.get(0).table());
+        }
+        List<Join> joins = p.getJoins() == null ? List.of() : p.getJoins();
+        for (Join j : joins) {
+            if (j.isRight() || j.isFull() || j.isNatural() || j.isApply() || j.isSemi()
+                    || j.getUsingColumns() != null && !j.getUsingColumns().isEmpty()) {
+                throw SqlErrors.unsupported("RIGHT, FULL, NATURAL joins and USING (INNER and LEFT ... ON are)");
+            }
+            Source src = source(engine, t, j.getRightItem());
+            sources.add(src);
+            scope.add(src.alias(), src.table());
+        }
+        Aggregates aggs = new Aggregates(scope.width());
+        boolean grouped = p.getGroupBy() != null || hasAggregate(p);
+        Compiler plain = new Compiler(scope, null);
+        Compiler post = grouped ? new Compiler(scope, aggs) : plain;
+
+        Expr where = p.getWhere() == null ? null : plain.compile(p.getWhere());
+        List<Expr> joinOn = new ArrayList<>();
+        for (Join j : joins) {
+            Expression on = j.getOnExpressions() == null || j.getOnExpressions().isEmpty() ? null
+                    : j.getOnExpressions().iterator().next();
+            if (on == null && !j.isSimple() && !j.isCross() && (j.isInner() || j.isLeft() || j.isOuter())) {
+                throw SqlErrors.syntax("JOIN needs ON");
+            }
+            joinOn.add(on == null ? null : plain.compile(on));
+        }
+
+        // Output columns.
+        List<String> labels = new ArrayList<>();
+        List<ColumnType> types = new ArrayList<>();
+        List<Expr> out = new ArrayList<>();
+        for (SelectItem<?> item : p.getSelectItems()) {
+            Expression e = item.getExpression();
+            if (e instanceof AllTableColumns all) {
+                String q = Names.identifier(all.getTable().getName());
+                boolean found = false;
+                for (Scope.Entry en : scope.entries()) {
+                    if (q.equals(en.alias()) || q.equals(en.table().name())) {
+                        addAll(en, labels, types, out);
+                        found = true;
+                    }
+                }
+                if (!found) {
+                    throw SqlErrors.noTable(q);
+                }
+            } else if (e instanceof AllColumns) {
+                if (scope.entries().isEmpty()) {
+                    throw SqlErrors.syntax("SELECT * needs FROM");
+                }
+                for (Scope.Entry en : scope.entries()) {
+                    addAll(en, labels, types, out);
+                }
+            } else {
+                out.add(post.compile(e));
+                labels.add(item.getAlias() != null ? Names.identifier(item.getAlias().getName())
+                        : e instanceof Column c ? Names.identifier(c.getColumnName()) : e.toString());
+                types.add(e instanceof Column c ? typeOf(scope, c) : null);
+            }
+        }
+
+        // ORDER BY keys: a position, an output alias, or an expression over the sources.
+        List<Expr> sortExprs = new ArrayList<>();
+        List<Integer> sortOut = new ArrayList<>();
+        List<OrderByElement> order = p.getOrderByElements() == null ? List.of() : p.getOrderByElements();
+        for (OrderByElement o : order) {
+            Expression e = o.getExpression();
+            int at = -1;
+            if (e instanceof LongValue v) {
+                at = (int) v.getValue() - 1;
+                if (at < 0 || at >= out.size()) {
+                    throw SqlErrors.syntax("ORDER BY " + v.getValue() + " is not a column of the result");
+                }
+            } else if (e instanceof Column c && c.getTable() == null) {
+                at = labels.indexOf(Names.identifier(c.getColumnName())); // an output column or alias
+            }
+            sortOut.add(at);
+            sortExprs.add(at >= 0 ? null : post.compile(e));
+        }
+
+        Access access = null;
+        boolean reverse = false;
+        boolean sorted = order.isEmpty();
+        if (!sources.isEmpty()) {
+            TableDef first = sources.get(0).table();
+            access = Access.plan(first, sources.get(0).alias(), p.getWhere(), plain);
+            if (!grouped && !order.isEmpty() && joins.isEmpty()) {
+                int dir = keyOrder(first, sources.get(0).alias(), order);
+                if (dir != 0) {
+                    sorted = true;
+                    reverse = dir < 0;
+                }
+            }
+        }
+        if (explain) {
+            String plan = access == null ? "no table" : access.describe() + (reverse ? ", backwards" : "")
+                    + (sorted || order.isEmpty() ? "" : ", then sort") + (joins.isEmpty() ? "" : ", nested loop joins");
+            List<Object[]> rows = new ArrayList<>();
+            rows.add(new Object[] {plan});
+            return new Result(List.of("PLAN"), java.util.Arrays.asList((ColumnType) null), rows, -1, List.of());
+        }
+
+        // Read, join, filter.
+        List<Object[]> joined = new ArrayList<>();
+        int width = scope.width();
+        boolean forUpdate = p.getForMode() != null;
+        if (sources.isEmpty()) {
+            Object[] row = new Object[0];
+            if (where == null || Boolean.TRUE.equals(Compiler.truth(where.eval(row, params)))) {
+                joined.add(row);
+            }
+        } else {
+            List<List<Object[]>> inner = new ArrayList<>();
+            for (int i = 1; i < sources.size(); i++) {
+                inner.add(all(engine, t, sources.get(i).table(), params, forUpdate));
+            }
+            TableDef first = sources.get(0).table();
+            Database db = engine.database(t, first.dataName(), false);
+            Tables.scan(t, db, first, access, params, reverse, forUpdate, (key, row) -> {
+                Object[] r = new Object[width];
+                System.arraycopy(row, 0, r, 0, row.length);
+                join(r, 1, scope, joins, joinOn, inner, params, where, joined);
+                return true;
+            });
+        }
+
+        // Group, project.
+        List<Object[]> rows;
+        List<Object[]> sortBase;
+        if (grouped) {
+            List<Expr> groupBy = new ArrayList<>();
+            if (p.getGroupBy() != null) {
+                for (Object g : p.getGroupBy().getGroupByExpressionList()) {
+                    groupBy.add(plain.compile((Expression) g));
+                }
+            }
+            sortBase = aggs.group(joined, groupBy, params, plain);
+            Expr having = p.getHaving() == null ? null : post.compile(p.getHaving());
+            if (having != null) {
+                List<Object[]> kept = new ArrayList<>();
+                for (Object[] g : sortBase) {
+                    if (Boolean.TRUE.equals(Compiler.truth(having.eval(g, params)))) {
+                        kept.add(g);
+                    }
+                }
+                sortBase = kept;
+            }
+        } else {
+            if (p.getHaving() != null) {
+                throw SqlErrors.syntax("HAVING without GROUP BY or aggregates");
+            }
+            sortBase = joined;
+        }
+        rows = new ArrayList<>(sortBase.size());
+        for (Object[] src : sortBase) {
+            Object[] o = new Object[out.size()];
+            for (int i = 0; i < o.length; i++) {
+                o[i] = out.get(i).eval(src, params);
+            }
+            rows.add(o);
+        }
+        if (p.getDistinct() != null) {
+            if (p.getDistinct().getOnSelectItems() != null) {
+                throw SqlErrors.unsupported("DISTINCT ON");
+            }
+            java.util.TreeSet<Object[]> seen = new java.util.TreeSet<>(Query::compareRows);
+            List<Object[]> d = new ArrayList<>();
+            List<Object[]> db = new ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) {
+                if (seen.add(rows.get(i))) {
+                    d.add(rows.get(i));
+                    db.add(sortBase.get(i));
+                }
+            }
+            rows = d;
+            sortBase = db;
+        }
+        if (!sorted) {
+            List<Object[][]> pairs = new ArrayList<>(rows.size());
+            for (int i = 0; i < rows.size(); i++) {
+                Object[] keys = new Object[order.size()];
+                for (int k = 0; k < keys.length; k++) {
+                    keys[k] = sortOut.get(k) >= 0 ? rows.get(i)[sortOut.get(k)] : sortExprs.get(k).eval(sortBase.get(i), params);
+                }
+                pairs.add(new Object[][] {rows.get(i), keys});
+            }
+            Comparator<Object[][]> cmp = (x, y) -> {
+                for (int k = 0; k < order.size(); k++) {
+                    OrderByElement o = order.get(k);
+                    Object a = x[1][k];
+                    Object b = y[1][k];
+                    boolean nullsFirst = o.getNullOrdering() == null ? o.isAsc()
+                            : o.getNullOrdering() == OrderByElement.NullOrdering.NULLS_FIRST;
+                    int c;
+                    if (a == null || b == null) {
+                        c = a == b ? 0 : (a == null) == nullsFirst ? -1 : 1;
+                    } else {
+                        c = sqlCompare(a, b);
+                        if (!o.isAsc()) {
+                            c = -c;
+                        }
+                    }
+                    if (c != 0) {
+                        return c;
+                    }
+                }
+                return 0;
+            };
+            pairs.sort(cmp);
+            rows = new ArrayList<>(pairs.size());
+            for (Object[][] pr : pairs) {
+                rows.add(pr[0]);
+            }
+        }
+        rows = limit(p, rows, params);
+        for (int i = 0; i < types.size(); i++) {
+            if (types.get(i) == null) {
+                types.set(i, inferred(rows, i));
+            }
+        }
+        return new Result(labels, types, rows, -1, List.of());
+    }
+
+    private static void join(Object[] r, int i, Scope scope, List<Join> joins, List<Expr> on, List<List<Object[]>> inner,
+                             Object[] params, Expr where, List<Object[]> outRows) throws SQLException {
+        if (i == scope.entries().size()) {
+            if (where == null || Boolean.TRUE.equals(Compiler.truth(where.eval(r, params)))) {
+                outRows.add(r.clone());
+            }
+            return;
+        }
+        Scope.Entry en = scope.entries().get(i);
+        int n = en.table().columns().size();
+        boolean matched = false;
+        Expr cond = on.get(i - 1);
+        for (Object[] row : inner.get(i - 1)) {
+            System.arraycopy(row, 0, r, en.offset(), n);
+            if (cond == null || Boolean.TRUE.equals(Compiler.truth(cond.eval(r, params)))) {
+                matched = true;
+                join(r, i + 1, scope, joins, on, inner, params, where, outRows);
+            }
+        }
+        if (!matched && joins.get(i - 1).isLeft()) {
+            java.util.Arrays.fill(r, en.offset(), en.offset() + n, null);
+            join(r, i + 1, scope, joins, on, inner, params, where, outRows);
+        }
+    }
+
+    private static List<Object[]> all(Engine engine, Transaction t, TableDef d, Object[] params, boolean forUpdate)
+            throws SQLException {
+        List<Object[]> rows = new ArrayList<>();
+        Database db = engine.database(t, d.dataName(), false);
+        Tables.scan(t, db, d, Access.plan(d, d.name(), null, null), params, false, forUpdate, (k, row) -> rows.add(row));
+        return rows;
+    }
+
+    private static Source source(Engine engine, Transaction t, FromItem f) throws SQLException {
+        if (!(f instanceof net.sf.jsqlparser.schema.Table tb)) {
+            throw SqlErrors.unsupported("subqueries in FROM");
+        }
+        TableDef d = Dml.table(engine, t, tb);
+        String alias = tb.getAlias() == null ? d.name() : Names.identifier(tb.getAlias().getName());
+        return new Source(alias, d);
+    }
+
+    private static void addAll(Scope.Entry en, List<String> labels, List<ColumnType> types, List<Expr> out) {
+        for (int c = 0; c < en.table().columns().size(); c++) {
+            int at = en.offset() + c;
+            labels.add(en.table().columns().get(c).name());
+            types.add(en.table().columns().get(c).type());
+            out.add((r, p) -> r[at]);
+        }
+    }
+
+    private static ColumnType typeOf(Scope scope, Column c) throws SQLException {
+        int at = scope.resolve(c);
+        for (Scope.Entry en : scope.entries()) {
+            if (at >= en.offset() && at < en.offset() + en.table().columns().size()) {
+                return en.table().columns().get(at - en.offset()).type();
+            }
+        }
+        return null;
+    }
+
+    /** A type for a computed column from its first non-null value (VARCHAR if all are NULL). */
+    static ColumnType inferred(List<Object[]> rows, int i) {
+        for (Object[] r : rows) {
+            Object v = r[i];
+            if (v != null) {
+                org.libtp.sql.codec.SqlType t = v instanceof Long ? org.libtp.sql.codec.SqlType.BIGINT
+                        : v instanceof Integer ? org.libtp.sql.codec.SqlType.INTEGER
+                        : v instanceof Short ? org.libtp.sql.codec.SqlType.SMALLINT
+                        : v instanceof Double ? org.libtp.sql.codec.SqlType.DOUBLE
+                        : v instanceof Float ? org.libtp.sql.codec.SqlType.REAL
+                        : v instanceof java.math.BigDecimal ? org.libtp.sql.codec.SqlType.DECIMAL
+                        : v instanceof Boolean ? org.libtp.sql.codec.SqlType.BOOLEAN
+                        : v instanceof byte[] ? org.libtp.sql.codec.SqlType.VARBINARY
+                        : v instanceof java.time.LocalDate ? org.libtp.sql.codec.SqlType.DATE
+                        : v instanceof java.time.LocalTime ? org.libtp.sql.codec.SqlType.TIME
+                        : v instanceof java.time.LocalDateTime ? org.libtp.sql.codec.SqlType.TIMESTAMP
+                        : org.libtp.sql.codec.SqlType.VARCHAR;
+                return switch (t) {
+                    case DECIMAL -> new ColumnType(t, 38, Math.max(0, Math.min(38, ((java.math.BigDecimal) v).scale())));
+                    case VARCHAR -> new ColumnType(t, 1_000_000, 0);
+                    case VARBINARY -> new ColumnType(t, 1_000_000, 0);
+                    default -> ColumnType.of(t);
+                };
+            }
+        }
+        return new ColumnType(org.libtp.sql.codec.SqlType.VARCHAR, 1_000_000, 0);
+    }
+
+    /**
+     * 1 if ORDER BY is the primary key's order (a leading part of it, each column in its own
+     * direction), -1 if it is exactly the reverse, 0 otherwise (NULLS FIRST/LAST given: 0).
+     */
+    private static int keyOrder(TableDef t, String alias, List<OrderByElement> order) {
+        if (t.hasRowId() || order.size() > t.primaryKey().length) {
+            return 0;
+        }
+        int dir = 0;
+        for (int i = 0; i < order.size(); i++) {
+            OrderByElement o = order.get(i);
+            if (o.getNullOrdering() != null || !Access.isColumn(o.getExpression(), t, alias, t.primaryKey()[i])) {
+                return 0;
+            }
+            int d = o.isAsc() != t.pkDescending()[i] ? 1 : -1;
+            if (dir != 0 && d != dir) {
+                return 0;
+            }
+            dir = d;
+        }
+        return dir;
+    }
+
+    private static boolean hasAggregate(PlainSelect p) {
+        for (SelectItem<?> item : p.getSelectItems()) {
+            if (containsAggregate(item.getExpression())) {
+                return true;
+            }
+        }
+        return p.getHaving() != null && containsAggregate(p.getHaving());
+    }
+
+    static boolean containsAggregate(Expression e) {
+        if (e == null) {
+            return false;
+        }
+        String s = e.toString().toUpperCase(java.util.Locale.ROOT);
+        if (!(s.contains("COUNT(") || s.contains("SUM(") || s.contains("MIN(") || s.contains("MAX(") || s.contains("AVG("))) {
+            return false;
+        }
+        boolean[] found = {false};
+        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Function f, S context) {
+                if (Compiler.isAggregate(f)) {
+                    found[0] = true;
+                }
+                return super.visit(f, context);
+            }
+        }, null);
+        return found[0];
+    }
+
+    private static List<Object[]> limit(PlainSelect p, List<Object[]> rows, Object[] params) throws SQLException {
+        long offset = 0;
+        long count = Long.MAX_VALUE;
+        Compiler k = new Compiler(new Scope(), null);
+        if (p.getOffset() != null) {
+            offset = count(k.compile(p.getOffset().getOffset()).eval(new Object[0], params), "OFFSET");
+        }
+        if (p.getLimit() != null) {
+            if (p.getLimit().getOffset() != null) {
+                offset = count(k.compile(p.getLimit().getOffset()).eval(new Object[0], params), "OFFSET");
+            }
+            if (p.getLimit().getRowCount() != null && !p.getLimit().isLimitAll() && !p.getLimit().isLimitNull()) {
+                count = count(k.compile(p.getLimit().getRowCount()).eval(new Object[0], params), "LIMIT");
+            }
+        }
+        if (p.getFetch() != null) {
+            count = p.getFetch().getExpression() != null
+                    ? count(k.compile(p.getFetch().getExpression()).eval(new Object[0], params), "FETCH")
+                    : p.getFetch().getRowCount();
+        }
+        if (offset == 0 && count >= rows.size()) {
+            return rows;
+        }
+        int from = (int) Math.min(offset, rows.size());
+        int to = (int) Math.min(rows.size(), from + Math.min(count, Integer.MAX_VALUE));
+        return new ArrayList<>(rows.subList(from, to));
+    }
+
+    private static long count(Object v, String what) throws SQLException {
+        if (v == null) {
+            return Long.MAX_VALUE;
+        }
+        Object n = Values.number(v);
+        if (!Values.integral(n) || ((Number) n).longValue() < 0) {
+            throw SqlErrors.data(what + " must be a non-negative integer, not " + v);
+        }
+        return ((Number) n).longValue();
+    }
+
+    static int sqlCompare(Object a, Object b) {
+        try {
+            return Values.compare(a, b);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e); // values of one column: comparable
+        }
+    }
+
+    static int compareRows(Object[] a, Object[] b) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == null || b[i] == null) {
+                if (a[i] != b[i]) {
+                    return a[i] == null ? -1 : 1;
+                }
+                continue;
+            }
+            int c = sqlCompare(a[i], b[i]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+}

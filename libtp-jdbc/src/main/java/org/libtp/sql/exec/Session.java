@@ -1,0 +1,243 @@
+package org.libtp.sql.exec;
+
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.statement.Commit;
+import net.sf.jsqlparser.statement.ExplainStatement;
+import net.sf.jsqlparser.statement.RollbackStatement;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.drop.Drop;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.update.Update;
+import org.libtp.db.Durability;
+import org.libtp.db.Transaction;
+
+import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
+
+/**
+ * One connection's transaction state. In auto-commit mode every statement is its own
+ * transaction, retried (up to three attempts) when it is chosen as a deadlock victim or times
+ * out on a lock, as the record API's auto-commit calls are. Otherwise a transaction begins with
+ * the first statement and lasts until commit or rollback; a statement that fails its checks
+ * (a duplicate key, a NULL in a NOT NULL column, a bad value) changes nothing and the
+ * transaction goes on; one that fails in the engine (deadlock victim, lock timeout, I/O) ends
+ * it, rolled back — the exception says so (40001 for the first two: retry the transaction).
+ */
+public final class Session {
+    private final Engine engine;
+    private boolean autoCommit = true;
+    private boolean readOnly;
+    private Durability durability;
+    private Transaction txn;
+
+    public Session(Engine engine, Durability durability) {
+        this.engine = engine;
+        this.durability = durability;
+    }
+
+    /** Parses one SQL statement. */
+    public static Statement parse(String sql) throws SQLException {
+        if (sql == null) {
+            throw SqlErrors.syntax("SQL must not be null");
+        }
+        try {
+            return CCJSqlParserUtil.parse(sql);
+        } catch (JSQLParserException e) {
+            String m = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
+            throw SqlErrors.syntax("cannot parse SQL: " + (m == null ? sql : m.lines().findFirst().orElse(m)));
+        } catch (RuntimeException | StackOverflowError e) {
+            throw SqlErrors.syntax("cannot parse SQL: " + e);
+        }
+    }
+
+    public boolean autoCommit() {
+        return autoCommit;
+    }
+
+    public void setAutoCommit(boolean on) throws SQLException {
+        if (on && !autoCommit) {
+            commit(); // JDBC: switching auto-commit on commits the transaction
+        }
+        autoCommit = on;
+    }
+
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    public void setReadOnly(boolean ro) throws SQLException {
+        if (txn != null) {
+            throw new SQLException("cannot change read-only in the middle of a transaction; commit or roll back first",
+                    "25001");
+        }
+        readOnly = ro;
+    }
+
+    public boolean inTransaction() {
+        return txn != null;
+    }
+
+    public Result execute(Statement st, Object[] params) throws SQLException {
+        if (st instanceof Commit) {
+            commit();
+            return Result.update(0);
+        }
+        if (st instanceof RollbackStatement r) {
+            if (r.getSavepointName() != null) {
+                throw SqlErrors.unsupported("savepoints");
+            }
+            rollback();
+            return Result.update(0);
+        }
+        boolean query = st instanceof Select s && (!(s instanceof net.sf.jsqlparser.statement.select.PlainSelect p)
+                || p.getForMode() == null) || st instanceof ExplainStatement;
+        if (!query && readOnly) {
+            throw new SQLException("the connection is read-only (Connection.setReadOnly)", "25006");
+        }
+        if (!autoCommit) {
+            if (txn == null) {
+                txn = begin(readOnly);
+            }
+            return inTxn(txn, st, params, true);
+        }
+        for (int attempt = 1; ; attempt++) {
+            Transaction t = begin(query || readOnly);
+            Result r;
+            try {
+                r = inTxn(t, st, params, false);
+                t.commit();
+                return r;
+            } catch (SQLTransactionRollbackException e) {
+                if (attempt >= 3) {
+                    throw e;
+                }
+            } catch (SQLException e) {
+                abortQuietly(t);
+                throw e;
+            } catch (RuntimeException e) {
+                abortQuietly(t);
+                throw SqlErrors.map(e);
+            }
+        }
+    }
+
+    private Transaction begin(boolean ro) throws SQLException {
+        try {
+            return engine.environment().beginTransaction(durability, ro);
+        } catch (RuntimeException e) {
+            throw SqlErrors.map(e);
+        }
+    }
+
+    /** Runs {@code st} in {@code t}; an engine failure aborts {@code t} (and, if it is the session's, forgets it). */
+    private Result inTxn(Transaction t, Statement st, Object[] params, boolean sessions) throws SQLException {
+        try {
+            return dispatch(t, st, params);
+        } catch (SQLException e) {
+            return rethrow(t, e, sessions);
+        } catch (RuntimeException e) {
+            SQLException m = SqlErrors.map(e);
+            abortQuietly(t);
+            if (sessions) {
+                txn = null;
+                m = new SQLTransactionRollbackException(m.getMessage() + " (the transaction was rolled back)",
+                        "40001".equals(m.getSQLState()) ? "40001" : "40003", e);
+                if (!(e instanceof org.libtp.core.DeadlockException || e instanceof org.libtp.core.LockTimeoutException
+                        || e instanceof org.libtp.core.SelfDeadlockException)) {
+                    SQLException plain = SqlErrors.map(e);
+                    plain.setNextException(m);
+                    throw plain;
+                }
+            }
+            throw m;
+        }
+    }
+
+    private Result rethrow(Transaction t, SQLException e, boolean sessions) throws SQLException {
+        if (e instanceof SQLTransactionRollbackException) {
+            abortQuietly(t);
+            if (sessions) {
+                txn = null;
+            }
+        }
+        throw e;
+    }
+
+    private Result dispatch(Transaction t, Statement st, Object[] params) throws SQLException {
+        if (st instanceof Select s) {
+            return Query.run(engine, t, s, params, false);
+        }
+        if (st instanceof Insert i) {
+            return Dml.insert(engine, t, i, params);
+        }
+        if (st instanceof Update u) {
+            return Dml.update(engine, t, u, params);
+        }
+        if (st instanceof Delete d) {
+            return Dml.delete(engine, t, d, params);
+        }
+        if (st instanceof CreateTable c) {
+            return Ddl.createTable(engine, t, c);
+        }
+        if (st instanceof Drop d) {
+            return Ddl.drop(engine, t, d);
+        }
+        if (st instanceof ExplainStatement x) {
+            return Query.run(engine, t, x.getStatement(), params, true);
+        }
+        throw SqlErrors.unsupported("the statement " + st.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1 $2")
+                .toUpperCase(java.util.Locale.ROOT));
+    }
+
+    public void commit() throws SQLException {
+        Transaction t = txn;
+        txn = null;
+        if (t != null) {
+            try {
+                t.commit();
+            } catch (RuntimeException e) {
+                abortQuietly(t);
+                throw SqlErrors.map(e);
+            }
+        }
+    }
+
+    public void rollback() throws SQLException {
+        Transaction t = txn;
+        txn = null;
+        if (t != null) {
+            try {
+                t.abort();
+            } catch (RuntimeException e) {
+                throw SqlErrors.map(e);
+            }
+        }
+    }
+
+    private static void abortQuietly(Transaction t) {
+        try {
+            if (t.isActive()) {
+                t.abort();
+            }
+        } catch (RuntimeException ignored) {
+            // the environment failed: nothing more to undo here
+        }
+    }
+
+    public void setDurability(Durability d) {
+        durability = d;
+    }
+
+    /** Rolls back what is open (JDBC: closing a connection does not commit). */
+    public void close() {
+        Transaction t = txn;
+        txn = null;
+        if (t != null) {
+            abortQuietly(t);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package org.libtp.sql.exec;
+
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLTransactionRollbackException;
+import java.sql.SQLTransientException;
+
+/**
+ * The SQL layer's errors as the {@link SQLException} subclasses and SQLStates that pools,
+ * frameworks and retry loops understand, and the mapping of the engine's exceptions to them.
+ * Checked here once: no engine exception reaches a JDBC caller unmapped.
+ */
+public final class SqlErrors {
+    private SqlErrors() {
+    }
+
+    public static SQLSyntaxErrorException syntax(String msg) {
+        return new SQLSyntaxErrorException(msg, "42000");
+    }
+
+    public static SQLSyntaxErrorException noTable(String name) {
+        return new SQLSyntaxErrorException("table " + name + " does not exist", "42S02");
+    }
+
+    public static SQLSyntaxErrorException noColumn(String name) {
+        return new SQLSyntaxErrorException("column " + name + " does not exist", "42S22");
+    }
+
+    public static SQLSyntaxErrorException tableExists(String name) {
+        return new SQLSyntaxErrorException("table " + name + " already exists", "42S01");
+    }
+
+    public static SQLFeatureNotSupportedException unsupported(String what) {
+        return new SQLFeatureNotSupportedException(what + " is not supported by LibTP's SQL subset (see docs/sql.md)",
+                "0A000");
+    }
+
+    public static SQLDataException data(String msg) {
+        return new SQLDataException(msg, "22000");
+    }
+
+    public static SQLDataException outOfRange(String msg) {
+        return new SQLDataException(msg, "22003");
+    }
+
+    public static SQLDataException divisionByZero() {
+        return new SQLDataException("division by zero", "22012");
+    }
+
+    public static SQLDataException badValue(String msg) {
+        return new SQLDataException(msg, "22018");
+    }
+
+    public static SQLIntegrityConstraintViolationException duplicate(String msg) {
+        return new SQLIntegrityConstraintViolationException(msg, "23505");
+    }
+
+    public static SQLIntegrityConstraintViolationException notNull(String column) {
+        return new SQLIntegrityConstraintViolationException("NULL not allowed for column " + column, "23502");
+    }
+
+    /**
+     * The engine's exception as a JDBC one: deadlock victims and lock timeouts are
+     * {@code SQLTransactionRollbackException} 40001 (retry the transaction); damage and a failed
+     * environment are {@code SQLNonTransientConnectionException} (08xxx: reopen); a full disk is
+     * a transient error (53100); misuse is 42000/HY000 with the engine's message.
+     */
+    public static SQLException map(RuntimeException e) {
+        if (e instanceof org.libtp.core.DeadlockException || e instanceof org.libtp.core.LockTimeoutException
+                || e instanceof org.libtp.core.SelfDeadlockException) {
+            return new SQLTransactionRollbackException(e.getMessage(), "40001", e);
+        }
+        if (e instanceof org.libtp.core.RunRecoveryException) {
+            return new SQLNonTransientConnectionException(e.getMessage(), "08006", e);
+        }
+        if (e instanceof org.libtp.core.CorruptionException) {
+            return new SQLNonTransientConnectionException(e.getMessage(), "08001", e);
+        }
+        if (e instanceof org.libtp.core.OutOfSpaceException) {
+            return new SQLTransientException(e.getMessage(), "53100", e);
+        }
+        if (e instanceof org.libtp.core.DatabaseNotFoundException) {
+            return new SQLSyntaxErrorException(e.getMessage(), "42S02", e);
+        }
+        if (e instanceof org.libtp.core.CapacityExceededException) {
+            return new SQLTransientException(e.getMessage(), "53000", e);
+        }
+        return new SQLException(e.getMessage() == null ? e.toString() : e.getMessage(), "HY000", e);
+    }
+}

@@ -1,0 +1,92 @@
+package org.libtp.sql.exec;
+
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import org.libtp.db.Cursor;
+import org.libtp.db.Database;
+import org.libtp.db.KeyRange;
+import org.libtp.db.Transaction;
+import org.libtp.sql.codec.KeyCodec;
+import org.libtp.sql.codec.RowCodec;
+import org.libtp.sql.schema.Column;
+import org.libtp.sql.schema.TableDef;
+
+import java.sql.SQLException;
+
+/** Reading and writing a table's rows: key and row encoding, defaults, scans along an {@link Access}. */
+final class Tables {
+    private Tables() {
+    }
+
+    /** Visits one row: its key and decoded values; false stops the scan. */
+    interface RowVisitor {
+        boolean visit(byte[] key, Object[] row) throws SQLException;
+    }
+
+    static Object[] decode(TableDef t, byte[] data) throws SQLException {
+        Object[] stored = RowCodec.decode(t.types(), data);
+        if (stored.length == t.columns().size()) {
+            return stored;
+        }
+        Object[] row = java.util.Arrays.copyOf(stored, t.columns().size());
+        for (int i = stored.length; i < row.length; i++) { // columns added after the row was written
+            Column c = t.columns().get(i);
+            row[i] = c.defaultSql() == null ? null : Dml.constant(c.defaultSql(), c);
+        }
+        return row;
+    }
+
+    static byte[] encode(TableDef t, Object[] row) {
+        return RowCodec.encode(t.version(), t.types(), row);
+    }
+
+    /** The key of {@code row} (its primary key columns; {@code rowId} for a table without one). */
+    static byte[] key(TableDef t, Object[] row, long rowId) {
+        if (t.hasRowId()) {
+            return KeyCodec.encode(t.keyTypes(), t.keyDescending(), new Object[] {rowId});
+        }
+        int[] pk = t.primaryKey();
+        Object[] v = new Object[pk.length];
+        for (int i = 0; i < pk.length; i++) {
+            v[i] = row[pk[i]];
+        }
+        return KeyCodec.encode(t.keyTypes(), t.keyDescending(), v);
+    }
+
+    /** Scans {@code db} along {@code a}; {@code forUpdate}: write-locks what it reads. */
+    static void scan(Transaction txn, Database db, TableDef t, Access a, Object[] params, boolean reverse,
+                     boolean forUpdate, RowVisitor v) throws SQLException {
+        if (a.kind == Access.Kind.POINT) {
+            byte[] k = a.pointKey(params);
+            if (k == null) {
+                return;
+            }
+            byte[] data = forUpdate ? db.getForUpdate(txn, k) : db.get(txn, k);
+            if (data != null) {
+                v.visit(k, decode(t, data));
+            }
+            return;
+        }
+        KeyRange r = a.range(params);
+        if (r == null) {
+            return;
+        }
+        try (Cursor c = db.openCursor(txn, r)) {
+            for (boolean ok = reverse ? c.last() : c.first(); ok; ok = reverse ? c.prev() : c.next()) {
+                byte[] k = c.key();
+                byte[] data = forUpdate ? db.getForUpdate(txn, k) : c.data();
+                if (data != null && !v.visit(k, decode(t, data))) {
+                    return;
+                }
+            }
+        }
+    }
+
+    static Object compileConstant(String sql) throws SQLException {
+        try {
+            Expr e = new Compiler(new Scope(), null).compile(CCJSqlParserUtil.parseExpression(sql));
+            return e.eval(new Object[0], new Object[0]);
+        } catch (net.sf.jsqlparser.JSQLParserException e) {
+            throw SqlErrors.syntax("DEFAULT " + sql + " is not an expression");
+        }
+    }
+}
