@@ -14,6 +14,7 @@ import net.sf.jsqlparser.schema.Column;
 import org.libtp.db.KeyRange;
 import org.libtp.sql.codec.ColumnType;
 import org.libtp.sql.codec.KeyCodec;
+import org.libtp.sql.schema.IndexDef;
 import org.libtp.sql.schema.TableDef;
 
 import java.sql.SQLException;
@@ -24,14 +25,19 @@ import java.util.List;
  * The access path of a single-table read, chosen from the WHERE clause: a point lookup when
  * every primary key column is equal to a constant or parameter, a key range when a leading part
  * of the primary key is (and the next column may be bounded by &lt;, &lt;=, &gt;, &gt;= or
- * BETWEEN), else a full scan. The range is conservative: the whole WHERE is still applied to
+ * BETWEEN), an index range when a leading part of a secondary index is (each entry then leads
+ * to its row by primary key), else a full scan. The range is conservative: the whole WHERE is still applied to
  * every row it yields. Bounds are computed per execution, from the parameters.
  */
 final class Access {
     enum Kind { POINT, RANGE, FULL }
 
     final Kind kind;
+    /** The index read, or null for the table's own key. */
+    final IndexDef index;
     private final TableDef table;
+    private final List<ColumnType> keyTypes;  // of the B-tree read (index: index columns, then the table key)
+    private final boolean[] keyDesc;
     private final List<Expr> equal;      // values of the leading equal key columns
     private final Expr lower;            // bound on the next key column, or null
     private final boolean lowerInclusive;
@@ -39,10 +45,13 @@ final class Access {
     private final boolean upperInclusive;
     private final String description;
 
-    private Access(Kind kind, TableDef table, List<Expr> equal, Expr lower, boolean li, Expr upper, boolean ui,
-                   String description) {
+    private Access(Kind kind, TableDef table, IndexDef index, List<Expr> equal, Expr lower, boolean li, Expr upper,
+                   boolean ui, String description) {
         this.kind = kind;
         this.table = table;
+        this.index = index;
+        this.keyTypes = index == null ? table.keyTypes() : Indexes.types(table, index);
+        this.keyDesc = index == null ? table.keyDescending() : Indexes.descending(table, index);
         this.equal = equal;
         this.lower = lower;
         this.lowerInclusive = li;
@@ -51,17 +60,46 @@ final class Access {
         this.description = description;
     }
 
-    /** The plan for {@code where} (may be null) on table {@code t}, the scope's entry 0. */
+    private static Access full(TableDef t) {
+        return new Access(Kind.FULL, t, null, List.of(), null, false, null, false, "full scan of " + t.name());
+    }
+
+    /**
+     * The plan for {@code where} (may be null) on table {@code t}: by the primary key if a leading
+     * part of it is constrained, else by the index with the most leading columns constrained
+     * (equalities, then one range), else a full scan.
+     */
     static Access plan(TableDef t, String alias, Expression where, Compiler compiler) throws SQLException {
-        if (t.hasRowId() || where == null) {
-            return new Access(Kind.FULL, t, List.of(), null, false, null, false, "full scan of " + t.name());
+        if (where == null) {
+            return full(t);
         }
         List<Expression> conj = new ArrayList<>();
         conjuncts(where, conj);
-        int[] pk = t.primaryKey();
+        Access best = t.hasRowId() ? null : planOn(t, alias, null, t.primaryKey(), conj, compiler);
+        if (best != null && best.kind == Kind.POINT) {
+            return best;
+        }
+        int bestScore = best == null ? 0 : best.score();
+        for (IndexDef x : t.indexes()) {
+            Access a = planOn(t, alias, x, x.columns(), conj, compiler);
+            if (a != null && a.score() > bestScore) {
+                best = a;
+                bestScore = a.score();
+            }
+        }
+        return best == null ? full(t) : best;
+    }
+
+    private int score() {
+        return 2 * equal.size() + (lower != null || upper != null ? 1 : 0);
+    }
+
+    /** The plan over key columns {@code cols} (the primary key's, or index {@code x}'s), or null if none is constrained. */
+    private static Access planOn(TableDef t, String alias, IndexDef x, int[] cols, List<Expression> conj,
+                                 Compiler compiler) throws SQLException {
         List<Expr> eq = new ArrayList<>();
         List<String> eqNames = new ArrayList<>();
-        for (int p : pk) {
+        for (int p : cols) {
             Expression v = find(conj, t, alias, p);
             if (v == null) {
                 break;
@@ -69,54 +107,58 @@ final class Access {
             eq.add(compiler.compile(v));
             eqNames.add(t.columns().get(p).name());
         }
-        if (eq.size() == pk.length) {
-            return new Access(Kind.POINT, t, eq, null, false, null, false,
+        String what = x == null ? "primary key" : "index " + x.name();
+        if (x == null && eq.size() == cols.length) {
+            return new Access(Kind.POINT, t, null, eq, null, false, null, false,
                     "primary key lookup of " + t.name() + " (" + String.join(", ", eqNames) + ")");
         }
-        int next = pk[eq.size()];
         Expr lo = null;
         Expr hi = null;
         boolean li = false;
         boolean ui = false;
-        for (Expression e : conj) {
-            if (e instanceof Between b && !b.isNot() && isColumn(b.getLeftExpression(), t, alias, next)
-                    && constant(b.getBetweenExpressionStart()) && constant(b.getBetweenExpressionEnd())) {
-                lo = compiler.compile(b.getBetweenExpressionStart());
-                hi = compiler.compile(b.getBetweenExpressionEnd());
-                li = ui = true;
-                continue;
-            }
-            if (!(e instanceof ComparisonOperator c) || e instanceof EqualsTo) {
-                continue;
-            }
-            boolean leftCol = isColumn(c.getLeftExpression(), t, alias, next) && constant(c.getRightExpression());
-            boolean rightCol = isColumn(c.getRightExpression(), t, alias, next) && constant(c.getLeftExpression());
-            if (!leftCol && !rightCol) {
-                continue;
-            }
-            Expr v = compiler.compile(leftCol ? c.getRightExpression() : c.getLeftExpression());
-            boolean gt = c instanceof GreaterThan || c instanceof GreaterThanEquals;
-            boolean lt = c instanceof MinorThan || c instanceof MinorThanEquals;
-            boolean incl = c instanceof GreaterThanEquals || c instanceof MinorThanEquals;
-            if (rightCol) { // v < col is col > v
-                boolean g = gt;
-                gt = lt;
-                lt = g;
-            }
-            if (gt && lo == null) {
-                lo = v;
-                li = incl;
-            } else if (lt && hi == null) {
-                hi = v;
-                ui = incl;
+        if (eq.size() < cols.length) {
+            int next = cols[eq.size()];
+            for (Expression e : conj) {
+                if (e instanceof Between b && !b.isNot() && isColumn(b.getLeftExpression(), t, alias, next)
+                        && constant(b.getBetweenExpressionStart()) && constant(b.getBetweenExpressionEnd())) {
+                    lo = compiler.compile(b.getBetweenExpressionStart());
+                    hi = compiler.compile(b.getBetweenExpressionEnd());
+                    li = ui = true;
+                    continue;
+                }
+                if (!(e instanceof ComparisonOperator c) || e instanceof EqualsTo) {
+                    continue;
+                }
+                boolean leftCol = isColumn(c.getLeftExpression(), t, alias, next) && constant(c.getRightExpression());
+                boolean rightCol = isColumn(c.getRightExpression(), t, alias, next) && constant(c.getLeftExpression());
+                if (!leftCol && !rightCol) {
+                    continue;
+                }
+                Expr v = compiler.compile(leftCol ? c.getRightExpression() : c.getLeftExpression());
+                boolean gt = c instanceof GreaterThan || c instanceof GreaterThanEquals;
+                boolean lt = c instanceof MinorThan || c instanceof MinorThanEquals;
+                boolean incl = c instanceof GreaterThanEquals || c instanceof MinorThanEquals;
+                if (rightCol) { // v < col is col > v
+                    boolean g = gt;
+                    gt = lt;
+                    lt = g;
+                }
+                if (gt && lo == null) {
+                    lo = v;
+                    li = incl;
+                } else if (lt && hi == null) {
+                    hi = v;
+                    ui = incl;
+                }
             }
         }
         if (eq.isEmpty() && lo == null && hi == null) {
-            return new Access(Kind.FULL, t, List.of(), null, false, null, false, "full scan of " + t.name());
+            return null;
         }
-        String what = (eq.isEmpty() ? "" : String.join(", ", eqNames) + " equal")
-                + (lo != null || hi != null ? (eq.isEmpty() ? "" : ", ") + t.columns().get(next).name() + " bounded" : "");
-        return new Access(Kind.RANGE, t, eq, lo, li, hi, ui, "primary key range of " + t.name() + " (" + what + ")");
+        String bounded = lo != null || hi != null ? t.columns().get(cols[eq.size()]).name() + " bounded" : "";
+        String detail = (eq.isEmpty() ? "" : String.join(", ", eqNames) + " equal") + (!eq.isEmpty() && !bounded.isEmpty()
+                ? ", " : "") + bounded;
+        return new Access(Kind.RANGE, t, x, eq, lo, li, hi, ui, what + " range of " + t.name() + " (" + detail + ")");
     }
 
     String describe() {
@@ -175,7 +217,7 @@ final class Access {
     /** The point key, or null if a value is NULL (nothing can match) . */
     byte[] pointKey(Object[] params) throws SQLException {
         Object[] v = values(equal.size(), params);
-        return v == null ? null : KeyCodec.encode(table.keyTypes(), table.keyDescending(), v);
+        return v == null ? null : KeyCodec.encode(keyTypes, keyDesc, v);
     }
 
     /** The key range to scan (null: nothing can match), for a RANGE or FULL access. */
@@ -183,8 +225,8 @@ final class Access {
         if (kind == Kind.FULL) {
             return KeyRange.all();
         }
-        List<ColumnType> types = table.keyTypes();
-        boolean[] desc = table.keyDescending();
+        List<ColumnType> types = keyTypes;
+        boolean[] desc = keyDesc;
         int m = equal.size();
         Object[] v = values(m + 1, params);
         if (v == null) {
@@ -226,11 +268,16 @@ final class Access {
             to = hiIncl ? prefixEnd(p) : p;
             toIncl = false;
         }
+        if (from != null && from.length == 0) {
+            from = null; // unbounded below
+        }
         if (from != null && to != null && java.util.Arrays.compareUnsigned(from, to) >= 0) {
             return null;
         }
-        return to == null ? (from.length == 0 ? KeyRange.all() : KeyRange.atLeast(from))
-                : KeyRange.of(from, fromIncl, to, toIncl);
+        if (from == null) {
+            return to == null ? KeyRange.all() : KeyRange.lessThan(to);
+        }
+        return to == null ? KeyRange.atLeast(from) : KeyRange.of(from, fromIncl, to, toIncl);
     }
 
     private static final Object NOTHING = new Object();
@@ -249,7 +296,7 @@ final class Access {
 
     /** The equal values converted to key types (array of {@code size}), or null if one is NULL. */
     private Object[] values(int size, Object[] params) throws SQLException {
-        List<ColumnType> types = table.keyTypes();
+        List<ColumnType> types = keyTypes;
         Object[] v = new Object[Math.min(size, types.size())];
         for (int i = 0; i < equal.size(); i++) {
             Object x = equal.get(i).eval(null, params);

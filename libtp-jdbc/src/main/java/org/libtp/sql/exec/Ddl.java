@@ -9,6 +9,7 @@ import org.libtp.db.Transaction;
 import org.libtp.sql.codec.ColumnType;
 import org.libtp.sql.codec.SqlType;
 import org.libtp.sql.schema.Column;
+import org.libtp.sql.schema.IndexDef;
 import org.libtp.sql.schema.TableDef;
 
 import java.sql.SQLException;
@@ -16,7 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** CREATE TABLE and DROP TABLE, in the statement's transaction (so they commit and roll back). */
+/**
+ * CREATE TABLE, DROP TABLE, CREATE [UNIQUE] INDEX, DROP INDEX and ALTER TABLE ADD COLUMN, in the
+ * statement's transaction (so they commit and roll back with it).
+ */
 final class Ddl {
     private Ddl() {
     }
@@ -33,6 +37,8 @@ final class Ddl {
             throw SqlErrors.tableExists(name);
         }
         List<Column> cols = new ArrayList<>();
+        List<List<String>> uniques = new ArrayList<>();
+        List<List<String>> plainIndexes = new ArrayList<>();
         List<String> pk = new ArrayList<>();
         List<Boolean> pkDesc = new ArrayList<>();
         if (c.getColumnDefinitions() == null || c.getColumnDefinitions().isEmpty()) {
@@ -54,7 +60,7 @@ final class Ddl {
                     || joined.contains(" AUTOINCREMENT ") || joined.matches(".* GENERATED .* AS IDENTITY .*")
                     || d.getColDataType().getDataType().equalsIgnoreCase("IDENTITY");
             if (joined.contains(" UNIQUE ")) {
-                throw SqlErrors.unsupported("UNIQUE (secondary indexes are not built yet)");
+                uniques.add(List.of(cn));
             }
             if (joined.contains(" REFERENCES ") || joined.contains(" CHECK ")) {
                 throw SqlErrors.unsupported("foreign keys and CHECK constraints");
@@ -72,9 +78,17 @@ final class Ddl {
         }
         if (c.getIndexes() != null) {
             for (Index i : c.getIndexes()) {
-                String kind = i.getType() == null ? "" : i.getType().toUpperCase(Locale.ROOT);
+                String kind = i.getType() == null ? "" : i.getType().toUpperCase(Locale.ROOT).trim();
+                if (kind.startsWith("UNIQUE") || kind.equals("INDEX") || kind.equals("KEY")) {
+                    List<String> names = new ArrayList<>();
+                    for (Index.ColumnParams p : i.getColumns()) {
+                        names.add(Names.identifier(p.getColumnName()));
+                    }
+                    (kind.startsWith("UNIQUE") ? uniques : plainIndexes).add(names);
+                    continue;
+                }
                 if (!kind.equals("PRIMARY KEY")) {
-                    throw SqlErrors.unsupported(kind + " constraints (secondary indexes are not built yet)");
+                    throw SqlErrors.unsupported(kind + " constraints");
                 }
                 if (!pk.isEmpty()) {
                     throw SqlErrors.syntax("table " + name + " has two primary keys");
@@ -117,6 +131,127 @@ final class Ddl {
         }
         engine.database(t, def.dataName(), true);
         engine.putTable(t, def);
+        int n = 0;
+        for (List<String> u : uniques) {
+            def = addIndex(engine, t, def, "UK_" + name + "_" + (++n), u, null, true);
+        }
+        for (List<String> u : plainIndexes) {
+            def = addIndex(engine, t, def, "IX_" + name + "_" + (++n), u, null, false);
+        }
+        return Result.update(0);
+    }
+
+    static Result createIndex(Engine engine, Transaction t, net.sf.jsqlparser.statement.create.index.CreateIndex c)
+            throws SQLException {
+        Index i = c.getIndex();
+        TableDef def = Dml.table(engine, t, c.getTable());
+        String name = Names.identifier(i.getName());
+        for (TableDef other : engine.tables(t)) {
+            if (other.index(name) != null) {
+                if (c.isUsingIfNotExists()) {
+                    return Result.update(0);
+                }
+                throw new java.sql.SQLSyntaxErrorException("index " + name + " already exists (on table " + other.name()
+                        + ")", "42S11");
+            }
+        }
+        List<String> cols = new ArrayList<>();
+        List<Boolean> desc = new ArrayList<>();
+        for (Index.ColumnParams p : i.getColumns()) {
+            cols.add(Names.identifier(p.getColumnName()));
+            desc.add(p.getParams() != null && p.getParams().stream().anyMatch(x -> x.equalsIgnoreCase("DESC")));
+        }
+        String kind = i.getType() == null ? "" : i.getType().toUpperCase(Locale.ROOT);
+        addIndex(engine, t, def, name, cols, desc, kind.contains("UNIQUE"));
+        return Result.update(0);
+    }
+
+    /** Adds an index to {@code def}: its database, its entries for every row (checked if unique), the schema. */
+    static TableDef addIndex(Engine engine, Transaction t, TableDef def, String name, List<String> cols, List<Boolean> desc,
+                             boolean unique) throws SQLException {
+        int[] pos = new int[cols.size()];
+        boolean[] d = new boolean[cols.size()];
+        for (int k = 0; k < pos.length; k++) {
+            pos[k] = def.column(cols.get(k));
+            if (pos[k] < 0) {
+                throw SqlErrors.noColumn(def.name() + "." + cols.get(k));
+            }
+            d[k] = desc != null && desc.get(k);
+        }
+        IndexDef x = new IndexDef(name, engine.nextId(t), unique, pos, d);
+        List<IndexDef> all = new ArrayList<>(def.indexes());
+        all.add(x);
+        TableDef with = def.withIndexes(all);
+        org.libtp.db.Database idx = engine.database(t, with.indexName(x), true);
+        org.libtp.db.Database data = engine.database(t, def.dataName(), false);
+        List<Object[]> rows = new ArrayList<>();
+        List<byte[]> keys = new ArrayList<>();
+        try (org.libtp.db.Cursor cur = data.openCursor(t)) {
+            for (boolean ok = cur.first(); ok; ok = cur.next()) {
+                keys.add(cur.key());
+                rows.add(Tables.decode(def, cur.data()));
+            }
+        }
+        for (int r = 0; r < rows.size(); r++) {
+            Indexes.checkUnique(t, idx, with, x, rows.get(r), keys.get(r));
+            idx.put(t, Indexes.entry(with, x, rows.get(r), keys.get(r)), Indexes.EMPTY);
+        }
+        engine.putTable(t, with);
+        return with;
+    }
+
+    static Result dropIndex(Engine engine, Transaction t, Drop d) throws SQLException {
+        String name = Names.identifier(d.getName().getName());
+        for (TableDef def : engine.tables(t)) {
+            IndexDef x = def.index(name);
+            if (x != null) {
+                List<IndexDef> rest = new ArrayList<>(def.indexes());
+                rest.remove(x);
+                engine.forget(def.indexName(x));
+                engine.environment().removeDatabase(t, def.indexName(x));
+                engine.putTable(t, def.withIndexes(rest));
+                return Result.update(0);
+            }
+        }
+        if (d.isIfExists()) {
+            return Result.update(0);
+        }
+        throw new java.sql.SQLSyntaxErrorException("index " + name + " does not exist", "42S12");
+    }
+
+    static Result alter(Engine engine, Transaction t, net.sf.jsqlparser.statement.alter.Alter a) throws SQLException {
+        TableDef def = Dml.table(engine, t, a.getTable());
+        for (net.sf.jsqlparser.statement.alter.AlterExpression e : a.getAlterExpressions()) {
+            if (e.getOperation() != net.sf.jsqlparser.statement.alter.AlterOperation.ADD || e.getColDataTypeList() == null
+                    || e.getColDataTypeList().isEmpty()) {
+                throw SqlErrors.unsupported("ALTER TABLE " + e.getOperation() + " (only ADD COLUMN)");
+            }
+            for (ColumnDefinition cd : e.getColDataTypeList()) {
+                String cn = Names.identifier(cd.getColumnName());
+                if (def.column(cn) >= 0) {
+                    throw SqlErrors.syntax("table " + def.name() + " already has a column " + cn);
+                }
+                List<String> specs = cd.getColumnSpecs() == null ? List.of() : cd.getColumnSpecs();
+                String joined = " " + String.join(" ", specs).toUpperCase(Locale.ROOT) + " ";
+                if (joined.contains(" PRIMARY KEY ") || joined.contains(" UNIQUE ") || joined.contains(" AUTO_INCREMENT ")
+                        || joined.contains(" IDENTITY ")) {
+                    throw SqlErrors.unsupported("ADD COLUMN with PRIMARY KEY, UNIQUE or IDENTITY");
+                }
+                Column col = new Column(cn, Types.of(cd.getColDataType()), joined.contains(" NOT NULL "), defaultOf(specs),
+                        false);
+                Object dflt = col.defaultSql() == null ? null : Dml.constant(col.defaultSql(), col);
+                if (col.notNull() && dflt == null) {
+                    org.libtp.db.Database data = engine.database(t, def.dataName(), false);
+                    try (org.libtp.db.Cursor cur = data.openCursor(t)) {
+                        if (cur.first()) {
+                            throw SqlErrors.notNull(def.name() + "." + cn + " (the table has rows; give it a DEFAULT)");
+                        }
+                    }
+                }
+                def = def.withColumn(col);
+            }
+        }
+        engine.putTable(t, def);
         return Result.update(0);
     }
 
@@ -149,6 +284,9 @@ final class Ddl {
     }
 
     static Result drop(Engine engine, Transaction t, Drop d) throws SQLException {
+        if (d.getType().equalsIgnoreCase("INDEX")) {
+            return dropIndex(engine, t, d);
+        }
         if (!d.getType().equalsIgnoreCase("TABLE")) {
             throw SqlErrors.unsupported("DROP " + d.getType());
         }
@@ -159,6 +297,10 @@ final class Ddl {
                 return Result.update(0);
             }
             throw SqlErrors.noTable(name);
+        }
+        for (IndexDef x : def.indexes()) {
+            engine.forget(def.indexName(x));
+            engine.environment().removeDatabase(t, def.indexName(x));
         }
         engine.forget(def.dataName());
         engine.environment().removeDatabase(t, def.dataName());

@@ -149,10 +149,37 @@ final class Dml {
                 throw SqlErrors.duplicate("duplicate primary key " + keyText(d, rows.get(i)) + " in table " + d.name());
             }
         }
+        uniqueWithin(d, rows, keys);
+        for (int i = 0; i < keys.size(); i++) {
+            Indexes.checkAll(t, engine, d, rows.get(i), keys.get(i));
+        }
         for (int i = 0; i < keys.size(); i++) {
             db.put(t, keys.get(i), Tables.encode(d, rows.get(i)));
+            Indexes.add(t, engine, d, rows.get(i), keys.get(i));
         }
         return new Result(null, null, List.of(), sources.size(), generated);
+    }
+
+    /** 23505 if two of the statement's new rows have the same values in a unique index (NULLs never collide). */
+    static void uniqueWithin(TableDef d, List<Object[]> rows, List<byte[]> keys) throws SQLException {
+        for (org.libtp.sql.schema.IndexDef x : d.indexes()) {
+            if (!x.unique()) {
+                continue;
+            }
+            java.util.Set<List<Object>> seen = new java.util.TreeSet<>((a, b) -> Query.compareRows(a.toArray(), b.toArray()));
+            for (Object[] row : rows) {
+                List<Object> v = new ArrayList<>();
+                boolean hasNull = false;
+                for (int c : x.columns()) {
+                    v.add(row[c]);
+                    hasNull |= row[c] == null;
+                }
+                if (!hasNull && !seen.add(v)) {
+                    throw SqlErrors.duplicate("duplicate value " + v + " in unique index " + x.name() + " of table "
+                            + d.name());
+                }
+            }
+        }
     }
 
     static void checkNotNull(TableDef d, Object[] row) throws SQLException {
@@ -200,7 +227,7 @@ final class Dml {
         Database db = engine.database(t, d.dataName(), false);
         List<byte[]> keys = new ArrayList<>();
         List<Object[]> rows = new ArrayList<>();
-        Tables.scan(t, db, d, a, params, false, true, (key, row) -> {
+        Tables.scan(engine, t, db, d, a, params, false, true, (key, row) -> {
             if (where == null || Boolean.TRUE.equals(Compiler.truth(where.eval(row, params)))) {
                 keys.add(key);
                 rows.add(row);
@@ -235,14 +262,22 @@ final class Dml {
                 throw SqlErrors.duplicate("duplicate primary key " + keyText(d, newRows.get(r)) + " in table " + d.name());
             }
         }
+        if (!d.indexes().isEmpty()) {
+            uniqueWithin(d, newRows, newKeys);
+            for (int r = 0; r < rows.size(); r++) {
+                Indexes.checkAll(t, engine, d, newRows.get(r), newKeys.get(r));
+            }
+        }
         // Rows whose key changes are removed first, then every row written: a swap of two keys works.
         for (int r = 0; r < rows.size(); r++) {
+            Indexes.remove(t, engine, d, rows.get(r), keys.get(r));
             if (!Arrays.equals(keys.get(r), newKeys.get(r))) {
                 db.delete(t, keys.get(r));
             }
         }
         for (int r = 0; r < rows.size(); r++) {
             db.put(t, newKeys.get(r), Tables.encode(d, newRows.get(r)));
+            Indexes.add(t, engine, d, newRows.get(r), newKeys.get(r));
         }
         return Result.update(rows.size());
     }
@@ -261,14 +296,17 @@ final class Dml {
         Access a = Access.plan(d, alias, del.getWhere(), k);
         Database db = engine.database(t, d.dataName(), false);
         List<byte[]> keys = new ArrayList<>();
-        Tables.scan(t, db, d, a, params, false, true, (key, row) -> {
+        List<Object[]> rows = new ArrayList<>();
+        Tables.scan(engine, t, db, d, a, params, false, true, (key, row) -> {
             if (where == null || Boolean.TRUE.equals(Compiler.truth(where.eval(row, params)))) {
                 keys.add(key);
+                rows.add(row);
             }
             return true;
         });
-        for (byte[] key : keys) {
-            db.delete(t, key);
+        for (int r = 0; r < keys.size(); r++) {
+            Indexes.remove(t, engine, d, rows.get(r), keys.get(r));
+            db.delete(t, keys.get(r));
         }
         return Result.update(keys.size());
     }

@@ -121,6 +121,16 @@ public final class Engine {
         return d;
     }
 
+    /**
+     * Forgets every cached handle: one went stale (its database was removed, or its creation
+     * rolled back, by a transaction of any process), and the next statement opens them anew.
+     */
+    void forgetAll() {
+        for (String n : List.copyOf(open.keySet())) {
+            forget(n);
+        }
+    }
+
     /** Forgets a handle (the database was removed or its handle went stale). */
     void forget(String name) {
         Database d = open.remove(name);
@@ -162,6 +172,58 @@ public final class Engine {
     /** Drops this JVM's cached block of a table's sequence (the table was dropped). */
     void forgetSequence(int tableId) {
         blocks.remove(tableId);
+    }
+
+    /**
+     * Checks every secondary index against its table, in one read-only transaction: each row has
+     * its entry in every index, and every entry names a row whose values it carries. Returns the
+     * problems found (empty: consistent).
+     */
+    public List<String> verifyIndexes() {
+        return env.inTransaction(Durability.NO_SYNC, true, t -> {
+            List<String> problems = new ArrayList<>();
+            for (TableDef d : tables(t)) {
+                if (d.indexes().isEmpty()) {
+                    continue;
+                }
+                Database data = database(t, d.dataName(), false);
+                java.util.Map<java.nio.ByteBuffer, Object[]> rows = new java.util.HashMap<>();
+                try (org.libtp.db.Cursor c = data.openCursor(t)) {
+                    for (boolean ok = c.first(); ok; ok = c.next()) {
+                        try {
+                            rows.put(java.nio.ByteBuffer.wrap(c.key()), Tables.decode(d, c.data()));
+                        } catch (java.sql.SQLException e) {
+                            problems.add("table " + d.name() + ": a row does not decode: " + e.getMessage());
+                        }
+                    }
+                }
+                for (org.libtp.sql.schema.IndexDef x : d.indexes()) {
+                    Database idx = database(t, d.indexName(x), false);
+                    java.util.Set<java.nio.ByteBuffer> entries = new java.util.HashSet<>();
+                    try (org.libtp.db.Cursor c = idx.openCursor(t)) {
+                        for (boolean ok = c.first(); ok; ok = c.next()) {
+                            entries.add(java.nio.ByteBuffer.wrap(c.key()));
+                        }
+                    }
+                    int missing = 0;
+                    for (java.util.Map.Entry<java.nio.ByteBuffer, Object[]> r : rows.entrySet()) {
+                        byte[] e = Indexes.entry(d, x, r.getValue(), r.getKey().array());
+                        if (!entries.remove(java.nio.ByteBuffer.wrap(e))) {
+                            missing++;
+                        }
+                    }
+                    if (missing > 0) {
+                        problems.add("index " + x.name() + " of table " + d.name() + " lacks the entries of " + missing
+                                + " rows");
+                    }
+                    if (!entries.isEmpty()) {
+                        problems.add("index " + x.name() + " of table " + d.name() + " has " + entries.size()
+                                + " entries no row matches");
+                    }
+                }
+            }
+            return problems;
+        });
     }
 
     public void close() {

@@ -132,7 +132,7 @@ final class Query {
         if (!sources.isEmpty()) {
             TableDef first = sources.get(0).table();
             access = Access.plan(first, sources.get(0).alias(), p.getWhere(), plain);
-            if (!grouped && !order.isEmpty() && joins.isEmpty()) {
+            if (!grouped && !order.isEmpty() && joins.isEmpty() && access.index == null) {
                 int dir = keyOrder(first, sources.get(0).alias(), order);
                 if (dir != 0) {
                     sorted = true;
@@ -164,7 +164,7 @@ final class Query {
             }
             TableDef first = sources.get(0).table();
             Database db = engine.database(t, first.dataName(), false);
-            Tables.scan(t, db, first, access, params, reverse, forUpdate, (key, row) -> {
+            Tables.scan(engine, t, db, first, access, params, reverse, forUpdate, (key, row) -> {
                 Object[] r = new Object[width];
                 System.arraycopy(row, 0, r, 0, row.length);
                 join(r, 1, scope, joins, joinOn, inner, params, where, joined);
@@ -298,7 +298,7 @@ final class Query {
             throws SQLException {
         List<Object[]> rows = new ArrayList<>();
         Database db = engine.database(t, d.dataName(), false);
-        Tables.scan(t, db, d, Access.plan(d, d.name(), null, null), params, false, forUpdate, (k, row) -> rows.add(row));
+        Tables.scan(engine, t, db, d, Access.plan(d, d.name(), null, null), params, false, forUpdate, (k, row) -> rows.add(row));
         return rows;
     }
 

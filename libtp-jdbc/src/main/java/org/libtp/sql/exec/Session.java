@@ -115,6 +115,12 @@ public final class Session {
                 if (attempt >= 3) {
                     throw e;
                 }
+            } catch (java.sql.SQLSyntaxErrorException e) {
+                abortQuietly(t);
+                if (attempt == 1 && e.getCause() instanceof org.libtp.core.DatabaseNotFoundException) {
+                    continue; // a stale cached handle, forgotten by inTxn: the next attempt opens afresh
+                }
+                throw e;
             } catch (SQLException e) {
                 abortQuietly(t);
                 throw e;
@@ -140,6 +146,9 @@ public final class Session {
         } catch (SQLException e) {
             return rethrow(t, e, sessions);
         } catch (RuntimeException e) {
+            if (e instanceof org.libtp.core.DatabaseNotFoundException) {
+                engine.forgetAll();
+            }
             SQLException m = SqlErrors.map(e);
             abortQuietly(t);
             if (sessions) {
@@ -185,6 +194,12 @@ public final class Session {
         }
         if (st instanceof Drop d) {
             return Ddl.drop(engine, t, d);
+        }
+        if (st instanceof net.sf.jsqlparser.statement.create.index.CreateIndex c) {
+            return Ddl.createIndex(engine, t, c);
+        }
+        if (st instanceof net.sf.jsqlparser.statement.alter.Alter a) {
+            return Ddl.alter(engine, t, a);
         }
         if (st instanceof ExplainStatement x) {
             return Query.run(engine, t, x.getStatement(), params, true);

@@ -11,6 +11,7 @@ import org.libtp.sql.schema.Column;
 import org.libtp.sql.schema.TableDef;
 
 import java.sql.SQLException;
+import java.util.List;
 
 /** Reading and writing a table's rows: key and row encoding, defaults, scans along an {@link Access}. */
 final class Tables {
@@ -53,7 +54,7 @@ final class Tables {
     }
 
     /** Scans {@code db} along {@code a}; {@code forUpdate}: write-locks what it reads. */
-    static void scan(Transaction txn, Database db, TableDef t, Access a, Object[] params, boolean reverse,
+    static void scan(Engine engine, Transaction txn, Database db, TableDef t, Access a, Object[] params, boolean reverse,
                      boolean forUpdate, RowVisitor v) throws SQLException {
         if (a.kind == Access.Kind.POINT) {
             byte[] k = a.pointKey(params);
@@ -68,6 +69,26 @@ final class Tables {
         }
         KeyRange r = a.range(params);
         if (r == null) {
+            return;
+        }
+        if (a.index != null) { // entries in index order, each leading to its row
+            Database idx = engine.database(txn, t.indexName(a.index), false);
+            List<byte[]> rowKeys = new java.util.ArrayList<>();
+            try (Cursor c = idx.openCursor(txn, r)) {
+                for (boolean ok = reverse ? c.last() : c.first(); ok; ok = reverse ? c.prev() : c.next()) {
+                    rowKeys.add(Indexes.rowKey(t, a.index, c.key()));
+                }
+            }
+            for (byte[] k : rowKeys) {
+                byte[] data = forUpdate ? db.getForUpdate(txn, k) : db.get(txn, k);
+                if (data == null) {
+                    throw new org.libtp.core.CorruptionException("index " + a.index.name() + " of table " + t.name()
+                            + " names a row that does not exist; the index disagrees with its table (run verify)");
+                }
+                if (!v.visit(k, decode(t, data))) {
+                    return;
+                }
+            }
             return;
         }
         try (Cursor c = db.openCursor(txn, r)) {
