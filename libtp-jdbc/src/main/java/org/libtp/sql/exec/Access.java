@@ -70,18 +70,28 @@ final class Access {
      * (equalities, then one range), else a full scan.
      */
     static Access plan(TableDef t, String alias, Expression where, Compiler compiler) throws SQLException {
+        return plan(t, alias, where, compiler, Access::constant);
+    }
+
+    /**
+     * As above, where {@code known} tells which expressions are known before this table is read:
+     * literals and parameters for a single table; for the inner table of a join, also expressions
+     * over the tables before it (an index nested-loop join evaluates them per outer row).
+     */
+    static Access plan(TableDef t, String alias, Expression where, Compiler compiler,
+                       java.util.function.Predicate<Expression> known) throws SQLException {
         if (where == null) {
             return full(t);
         }
         List<Expression> conj = new ArrayList<>();
         conjuncts(where, conj);
-        Access best = t.hasRowId() ? null : planOn(t, alias, null, t.primaryKey(), conj, compiler);
+        Access best = t.hasRowId() ? null : planOn(t, alias, null, t.primaryKey(), conj, compiler, known);
         if (best != null && best.kind == Kind.POINT) {
             return best;
         }
         int bestScore = best == null ? 0 : best.score();
         for (IndexDef x : t.indexes()) {
-            Access a = planOn(t, alias, x, x.columns(), conj, compiler);
+            Access a = planOn(t, alias, x, x.columns(), conj, compiler, known);
             if (a != null && a.score() > bestScore) {
                 best = a;
                 bestScore = a.score();
@@ -96,11 +106,11 @@ final class Access {
 
     /** The plan over key columns {@code cols} (the primary key's, or index {@code x}'s), or null if none is constrained. */
     private static Access planOn(TableDef t, String alias, IndexDef x, int[] cols, List<Expression> conj,
-                                 Compiler compiler) throws SQLException {
+                                 Compiler compiler, java.util.function.Predicate<Expression> known) throws SQLException {
         List<Expr> eq = new ArrayList<>();
         List<String> eqNames = new ArrayList<>();
         for (int p : cols) {
-            Expression v = find(conj, t, alias, p);
+            Expression v = find(conj, t, alias, p, known);
             if (v == null) {
                 break;
             }
@@ -120,7 +130,7 @@ final class Access {
             int next = cols[eq.size()];
             for (Expression e : conj) {
                 if (e instanceof Between b && !b.isNot() && isColumn(b.getLeftExpression(), t, alias, next)
-                        && constant(b.getBetweenExpressionStart()) && constant(b.getBetweenExpressionEnd())) {
+                        && known.test(b.getBetweenExpressionStart()) && known.test(b.getBetweenExpressionEnd())) {
                     lo = compiler.compile(b.getBetweenExpressionStart());
                     hi = compiler.compile(b.getBetweenExpressionEnd());
                     li = ui = true;
@@ -129,8 +139,8 @@ final class Access {
                 if (!(e instanceof ComparisonOperator c) || e instanceof EqualsTo) {
                     continue;
                 }
-                boolean leftCol = isColumn(c.getLeftExpression(), t, alias, next) && constant(c.getRightExpression());
-                boolean rightCol = isColumn(c.getRightExpression(), t, alias, next) && constant(c.getLeftExpression());
+                boolean leftCol = isColumn(c.getLeftExpression(), t, alias, next) && known.test(c.getRightExpression());
+                boolean rightCol = isColumn(c.getRightExpression(), t, alias, next) && known.test(c.getLeftExpression());
                 if (!leftCol && !rightCol) {
                     continue;
                 }
@@ -176,13 +186,14 @@ final class Access {
         }
     }
 
-    private static Expression find(List<Expression> conj, TableDef t, String alias, int column) {
+    private static Expression find(List<Expression> conj, TableDef t, String alias, int column,
+                                   java.util.function.Predicate<Expression> known) {
         for (Expression e : conj) {
             if (e instanceof EqualsTo eq) {
-                if (isColumn(eq.getLeftExpression(), t, alias, column) && constant(eq.getRightExpression())) {
+                if (isColumn(eq.getLeftExpression(), t, alias, column) && known.test(eq.getRightExpression())) {
                     return eq.getRightExpression();
                 }
-                if (isColumn(eq.getRightExpression(), t, alias, column) && constant(eq.getLeftExpression())) {
+                if (isColumn(eq.getRightExpression(), t, alias, column) && known.test(eq.getLeftExpression())) {
                     return eq.getLeftExpression();
                 }
             }
@@ -215,20 +226,20 @@ final class Access {
     }
 
     /** The point key, or null if a value is NULL (nothing can match) . */
-    byte[] pointKey(Object[] params) throws SQLException {
-        Object[] v = values(equal.size(), params);
+    byte[] pointKey(Object[] row, Object[] params) throws SQLException {
+        Object[] v = values(equal.size(), row, params);
         return v == null ? null : KeyCodec.encode(keyTypes, keyDesc, v);
     }
 
     /** The key range to scan (null: nothing can match), for a RANGE or FULL access. */
-    KeyRange range(Object[] params) throws SQLException {
+    KeyRange range(Object[] row, Object[] params) throws SQLException {
         if (kind == Kind.FULL) {
             return KeyRange.all();
         }
         List<ColumnType> types = keyTypes;
         boolean[] desc = keyDesc;
         int m = equal.size();
-        Object[] v = values(m + 1, params);
+        Object[] v = values(m + 1, row, params);
         if (v == null) {
             return null;
         }
@@ -237,8 +248,8 @@ final class Access {
         boolean fromIncl = true;
         byte[] to = m == 0 ? null : prefixEnd(prefix);
         boolean toIncl = false;
-        Object loRaw = lower == null ? null : lower.eval(null, params);
-        Object hiRaw = upper == null ? null : upper.eval(null, params);
+        Object loRaw = lower == null ? null : lower.eval(row, params);
+        Object hiRaw = upper == null ? null : upper.eval(row, params);
         if (lower != null && loRaw == null || upper != null && hiRaw == null) {
             return null; // a comparison with NULL is never true
         }
@@ -295,11 +306,11 @@ final class Access {
     }
 
     /** The equal values converted to key types (array of {@code size}), or null if one is NULL. */
-    private Object[] values(int size, Object[] params) throws SQLException {
+    private Object[] values(int size, Object[] row, Object[] params) throws SQLException {
         List<ColumnType> types = keyTypes;
         Object[] v = new Object[Math.min(size, types.size())];
         for (int i = 0; i < equal.size(); i++) {
-            Object x = equal.get(i).eval(null, params);
+            Object x = equal.get(i).eval(row, params);
             if (x == null) {
                 return null;
             }
@@ -336,5 +347,35 @@ final class Access {
             }
         }
         return null; // all 0xFF: no end
+    }
+
+    /** True if {@code e} reads a column of table {@code t} (known as {@code alias}) or holds a subquery or aggregate. */
+    static boolean mentions(Expression e, TableDef t, String alias) {
+        boolean[] found = {false};
+        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Column c, S context) {
+                String q = c.getTable() == null || c.getTable().getName() == null ? null : Names.identifier(c.getTable().getName());
+                if (q == null ? t.column(Names.identifier(c.getColumnName())) >= 0 : q.equals(alias) || q.equals(t.name())) {
+                    found[0] = true;
+                }
+                return null;
+            }
+
+            @Override
+            public <S> Void visit(net.sf.jsqlparser.expression.Function f, S context) {
+                if (Compiler.isAggregate(f)) {
+                    found[0] = true;
+                }
+                return super.visit(f, context);
+            }
+
+            @Override
+            public <S> Void visit(net.sf.jsqlparser.statement.select.ParenthesedSelect s, S context) {
+                found[0] = true;
+                return null;
+            }
+        }, null);
+        return found[0];
     }
 }

@@ -141,8 +141,16 @@ final class Query {
             }
         }
         if (explain) {
+            StringBuilder jp = new StringBuilder();
+            for (int i = 1; i < sources.size(); i++) {
+                Source src = sources.get(i);
+                Join j = joins.get(i - 1);
+                Access ja = joinAccess(sources, joins, i, plain);
+                jp.append("; ").append(j.isLeft() ? "left join " : "join ").append(ja == null || ja.kind == Access.Kind.FULL
+                        ? "by reading " + src.table().name() + " whole" : "by " + ja.describe() + " per row");
+            }
             String plan = access == null ? "no table" : access.describe() + (reverse ? ", backwards" : "")
-                    + (sorted || order.isEmpty() ? "" : ", then sort") + (joins.isEmpty() ? "" : ", nested loop joins");
+                    + (sorted || order.isEmpty() ? "" : ", then sort") + jp;
             List<Object[]> rows = new ArrayList<>();
             rows.add(new Object[] {plan});
             return new Result(List.of("PLAN"), java.util.Arrays.asList((ColumnType) null), rows, -1, List.of());
@@ -158,16 +166,23 @@ final class Query {
                 joined.add(row);
             }
         } else {
-            List<List<Object[]>> inner = new ArrayList<>();
+            // Each inner table: looked up per outer row when its ON condition constrains its key or
+            // an index with values of the tables before it (index nested loop), else read whole once.
+            List<Inner> inner = new ArrayList<>();
             for (int i = 1; i < sources.size(); i++) {
-                inner.add(all(engine, t, sources.get(i).table(), params, forUpdate));
+                Source src = sources.get(i);
+                Join j = joins.get(i - 1);
+                Access ja = joinAccess(sources, joins, i, plain);
+                Database idb = engine.database(t, src.table().dataName(), false);
+                inner.add(ja != null && ja.kind != Access.Kind.FULL ? new Inner(src.table(), idb, ja, null)
+                        : new Inner(src.table(), idb, null, all(engine, t, src.table(), params, forUpdate)));
             }
             TableDef first = sources.get(0).table();
             Database db = engine.database(t, first.dataName(), false);
             Tables.scan(engine, t, db, first, access, params, reverse, forUpdate, (key, row) -> {
                 Object[] r = new Object[width];
                 System.arraycopy(row, 0, r, 0, row.length);
-                join(r, 1, scope, joins, joinOn, inner, params, where, joined);
+                join(engine, t, forUpdate, r, 1, scope, joins, joinOn, inner, params, where, joined);
                 return true;
             });
         }
@@ -269,8 +284,35 @@ final class Query {
         return new Result(labels, types, rows, -1, List.of());
     }
 
-    private static void join(Object[] r, int i, Scope scope, List<Join> joins, List<Expr> on, List<List<Object[]>> inner,
-                             Object[] params, Expr where, List<Object[]> outRows) throws SQLException {
+    /**
+     * The access path of inner table {@code i} from its ON condition, where the values of the
+     * tables before it are known (none of the later ones); null without ON.
+     */
+    private static Access joinAccess(List<Source> sources, List<Join> joins, int i, Compiler plain) throws SQLException {
+        Join j = joins.get(i - 1);
+        Expression on = j.getOnExpressions() == null || j.getOnExpressions().isEmpty() ? null
+                : j.getOnExpressions().iterator().next();
+        if (on == null) {
+            return null;
+        }
+        Source src = sources.get(i);
+        return Access.plan(src.table(), src.alias(), on, plain, e -> {
+            for (int k = i; k < sources.size(); k++) {
+                if (Access.mentions(e, sources.get(k).table(), sources.get(k).alias())) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    /** An inner table of a join: looked up along {@code access} per outer row, or its {@code rows} read once. */
+    record Inner(TableDef table, Database db, Access access, List<Object[]> rows) {
+    }
+
+    private static void join(Engine engine, Transaction t, boolean forUpdate, Object[] r, int i, Scope scope,
+                             List<Join> joins, List<Expr> on, List<Inner> inner, Object[] params, Expr where,
+                             List<Object[]> outRows) throws SQLException {
         if (i == scope.entries().size()) {
             if (where == null || Boolean.TRUE.equals(Compiler.truth(where.eval(r, params)))) {
                 outRows.add(r.clone());
@@ -281,16 +323,23 @@ final class Query {
         int n = en.table().columns().size();
         boolean matched = false;
         Expr cond = on.get(i - 1);
-        for (Object[] row : inner.get(i - 1)) {
+        Inner in = inner.get(i - 1);
+        List<Object[]> candidates = in.rows();
+        if (candidates == null) {
+            List<Object[]> found = new ArrayList<>();
+            Tables.scan(engine, t, in.db(), in.table(), in.access(), r, params, false, forUpdate, (k, row) -> found.add(row));
+            candidates = found;
+        }
+        for (Object[] row : candidates) {
             System.arraycopy(row, 0, r, en.offset(), n);
             if (cond == null || Boolean.TRUE.equals(Compiler.truth(cond.eval(r, params)))) {
                 matched = true;
-                join(r, i + 1, scope, joins, on, inner, params, where, outRows);
+                join(engine, t, forUpdate, r, i + 1, scope, joins, on, inner, params, where, outRows);
             }
         }
         if (!matched && joins.get(i - 1).isLeft()) {
             java.util.Arrays.fill(r, en.offset(), en.offset() + n, null);
-            join(r, i + 1, scope, joins, on, inner, params, where, outRows);
+            join(engine, t, forUpdate, r, i + 1, scope, joins, on, inner, params, where, outRows);
         }
     }
 

@@ -56,8 +56,14 @@ final class Tables {
     /** Scans {@code db} along {@code a}; {@code forUpdate}: write-locks what it reads. */
     static void scan(Engine engine, Transaction txn, Database db, TableDef t, Access a, Object[] params, boolean reverse,
                      boolean forUpdate, RowVisitor v) throws SQLException {
+        scan(engine, txn, db, t, a, new Object[0], params, reverse, forUpdate, v);
+    }
+
+    /** As above, with the access path's values computed from {@code outer} (the row of the tables before, in a join). */
+    static void scan(Engine engine, Transaction txn, Database db, TableDef t, Access a, Object[] outer, Object[] params,
+                     boolean reverse, boolean forUpdate, RowVisitor v) throws SQLException {
         if (a.kind == Access.Kind.POINT) {
-            byte[] k = a.pointKey(params);
+            byte[] k = a.pointKey(outer, params);
             if (k == null) {
                 return;
             }
@@ -67,7 +73,7 @@ final class Tables {
             }
             return;
         }
-        KeyRange r = a.range(params);
+        KeyRange r = a.range(outer, params);
         if (r == null) {
             return;
         }
