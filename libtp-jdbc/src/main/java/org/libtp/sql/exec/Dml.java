@@ -43,7 +43,7 @@ final class Dml {
 
     static Result insert(Engine engine, Transaction t, Insert ins, Object[] params) throws SQLException {
         if (ins.getDuplicateUpdateSets() != null || ins.getSetUpdateSets() != null || ins.getReturningClause() != null) {
-            throw SqlErrors.unsupported("INSERT ... ON DUPLICATE / SET / RETURNING");
+            throw SqlErrors.unsupported("INSERT ... ON DUPLICATE KEY / SET / RETURNING (the upsert form is ON CONFLICT)");
         }
         TableDef d = table(engine, t, ins.getTable());
         int n = d.columns().size();
@@ -142,6 +142,9 @@ final class Dml {
             keys.add(Tables.key(d, row, rowId));
             rows.add(row);
         }
+        if (ins.getConflictAction() != null) {
+            return upsert(engine, t, ins, d, db, rows, keys, generated, params);
+        }
         // Every check before the first write: a failed statement leaves its transaction as it was.
         java.util.Set<java.nio.ByteBuffer> seen = new java.util.HashSet<>();
         for (int i = 0; i < keys.size(); i++) {
@@ -158,6 +161,112 @@ final class Dml {
             Indexes.add(t, engine, d, rows.get(i), keys.get(i));
         }
         return new Result(null, null, List.of(), sources.size(), generated);
+    }
+
+    /**
+     * {@code INSERT ... ON CONFLICT [(primary key columns)] DO NOTHING | DO UPDATE SET col = expr,
+     * ... [WHERE cond]}: a row whose primary key exists is skipped, or that row is updated, where
+     * the expressions read the existing row's columns and the proposed one's as {@code EXCLUDED.col}
+     * (PostgreSQL's and SQLite's form). The conflict is on the primary key only. Rows are handled
+     * one after another, so a failure after the first write ends the transaction (rolled back).
+     */
+    private static Result upsert(Engine engine, Transaction t, Insert ins, TableDef d, Database db, List<Object[]> rows,
+                                 List<byte[]> keys, List<Object[]> generated, Object[] params) throws SQLException {
+        if (d.hasRowId()) {
+            throw SqlErrors.syntax("ON CONFLICT needs a table with a primary key (" + d.name() + " has none)");
+        }
+        net.sf.jsqlparser.statement.insert.InsertConflictTarget target = ins.getConflictTarget();
+        if (target != null) {
+            if (target.getIndexExpression() != null || target.getConstraintName() != null
+                    || target.getWhereExpression() != null) {
+                throw SqlErrors.unsupported("ON CONFLICT on an expression, a constraint or with WHERE");
+            }
+            java.util.Set<String> named = new java.util.HashSet<>();
+            for (String n : target.getIndexColumnNames()) {
+                named.add(Names.identifier(n));
+            }
+            java.util.Set<String> pk = new java.util.HashSet<>();
+            for (int p : d.primaryKey()) {
+                pk.add(d.columns().get(p).name());
+            }
+            if (!named.equals(pk)) {
+                throw SqlErrors.unsupported("ON CONFLICT " + named + ": the conflict target must be the primary key " + pk);
+            }
+        }
+        net.sf.jsqlparser.statement.insert.InsertConflictAction action = ins.getConflictAction();
+        boolean update = action.getConflictActionType() == net.sf.jsqlparser.statement.insert.ConflictActionType.DO_UPDATE;
+        Scope scope = new Scope();
+        scope.add(d.name(), d);
+        scope.add("EXCLUDED", d);
+        Compiler k = new Compiler(scope, null);
+        List<Integer> cols = new ArrayList<>();
+        List<Expr> values = new ArrayList<>();
+        if (update) {
+            for (UpdateSet us : action.getUpdateSets()) {
+                for (int i = 0; i < us.getColumns().size(); i++) {
+                    String cn = Names.identifier(us.getColumns().get(i).getColumnName());
+                    int c = d.column(cn);
+                    if (c < 0) {
+                        throw SqlErrors.noColumn(d.name() + "." + cn);
+                    }
+                    for (int p : d.primaryKey()) {
+                        if (p == c) {
+                            throw SqlErrors.unsupported("ON CONFLICT DO UPDATE of a primary key column");
+                        }
+                    }
+                    cols.add(c);
+                    values.add(k.compile(us.getValues().get(i)));
+                }
+            }
+        }
+        Expr where = update && action.getWhereExpression() != null ? k.compile(action.getWhereExpression()) : null;
+        long changed = 0;
+        boolean wrote = false;
+        int n = d.columns().size();
+        try {
+            for (int r = 0; r < rows.size(); r++) {
+                Object[] row = rows.get(r);
+                byte[] key = keys.get(r);
+                byte[] existing = db.getForUpdate(t, key);
+                if (existing == null) {
+                    Indexes.checkAll(t, engine, d, row, key);
+                    wrote = true;
+                    db.put(t, key, Tables.encode(d, row));
+                    Indexes.add(t, engine, d, row, key);
+                    changed++;
+                    continue;
+                }
+                if (!update) {
+                    continue;
+                }
+                Object[] old = Tables.decode(d, existing);
+                Object[] both = new Object[2 * n];
+                System.arraycopy(old, 0, both, 0, n);
+                System.arraycopy(row, 0, both, n, n);
+                if (where != null && !Boolean.TRUE.equals(Compiler.truth(where.eval(both, params)))) {
+                    continue;
+                }
+                Object[] next = old.clone();
+                for (int i = 0; i < cols.size(); i++) {
+                    org.libtp.sql.schema.Column c = d.columns().get(cols.get(i));
+                    next[cols.get(i)] = Values.convert(values.get(i).eval(both, params), c.type(), c.name());
+                }
+                checkNotNull(d, next);
+                Indexes.checkAll(t, engine, d, next, key);
+                wrote = true;
+                Indexes.remove(t, engine, d, old, key);
+                db.put(t, key, Tables.encode(d, next));
+                Indexes.add(t, engine, d, next, key);
+                changed++;
+            }
+        } catch (SQLException e) {
+            if (!wrote) {
+                throw e;
+            }
+            throw new java.sql.SQLTransactionRollbackException(e.getMessage() + " (after the statement had changed rows: "
+                    + "the transaction was rolled back)", "40003", e);
+        }
+        return new Result(null, null, List.of(), changed, generated);
     }
 
     /** 23505 if two of the statement's new rows have the same values in a unique index (NULLs never collide). */

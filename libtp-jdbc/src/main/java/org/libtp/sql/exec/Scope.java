@@ -39,8 +39,10 @@ final class Scope {
         String qualifier = c.getTable() == null || c.getTable().getName() == null ? null
                 : Names.identifier(c.getTable().getName());
         int found = -1;
+        // A qualifier names an alias; only if no entry has that alias, a table by its name.
+        boolean byAlias = qualifier != null && entries.stream().anyMatch(e -> qualifier.equals(e.alias));
         for (Entry e : entries) {
-            if (qualifier != null && !qualifier.equals(e.alias) && !qualifier.equals(e.table.name())) {
+            if (qualifier != null && !(byAlias ? qualifier.equals(e.alias) : qualifier.equals(e.table.name()))) {
                 continue;
             }
             int p = e.table.column(name);

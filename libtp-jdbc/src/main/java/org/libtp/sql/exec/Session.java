@@ -112,7 +112,8 @@ public final class Session {
                 t.commit();
                 return r;
             } catch (SQLTransactionRollbackException e) {
-                if (attempt >= 3) {
+                abortQuietly(t);
+                if (attempt >= 3 || !"40001".equals(e.getSQLState())) {
                     throw e;
                 }
             } catch (java.sql.SQLSyntaxErrorException e) {
