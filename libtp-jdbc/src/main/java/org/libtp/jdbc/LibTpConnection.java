@@ -143,10 +143,12 @@ final class LibTpConnection extends UnsupportedConnection {
 
     @Override
     public void close() {
-        if (closed) {
-            return;
+        synchronized (this) { // a pool may abort() from another thread: release the environment once
+            if (closed) {
+                return;
+            }
+            closed = true;
         }
-        closed = true;
         session.close();
         SharedEngines.release(engine);
     }
@@ -164,12 +166,9 @@ final class LibTpConnection extends UnsupportedConnection {
         if (closed) {
             return false;
         }
-        try {
-            engine.environment().stats();
-            return true;
-        } catch (RuntimeException e) {
-            return false;
-        }
+        // false once the environment has failed (RunRecoveryException: every statement would
+        // fail with 08006), so a pool evicts the connection and the environment can be reopened.
+        return SharedEngines.failure(engine.environment()) == null;
     }
 
     @Override

@@ -26,7 +26,7 @@ final class LibTpResultSet extends UnsupportedResultSet {
     }
 
     private void open() throws SQLException {
-        if (closed) {
+        if (isClosed()) {
             throw new SQLException("the result set is closed", "24000");
         }
     }
@@ -59,9 +59,10 @@ final class LibTpResultSet extends UnsupportedResultSet {
         closed = true;
     }
 
+    /** Closed by {@link #close()} or with its statement (which is closed with its connection). */
     @Override
     public boolean isClosed() {
-        return closed;
+        return closed || statement instanceof LibTpStatement s && s.isClosed();
     }
 
     @Override

@@ -72,6 +72,34 @@ class LibTpStatement extends UnsupportedPreparedStatement {
         connection.checkOpen();
     }
 
+    /**
+     * Whether {@code st} returns rows (a query, {@code SELECT ... FOR UPDATE} included, or an
+     * {@code EXPLAIN}): known before it runs, so executeQuery refuses an UPDATE and executeUpdate
+     * a query without executing it.
+     */
+    static boolean returnsRows(Statement st) {
+        return st instanceof net.sf.jsqlparser.statement.select.Select
+                || st instanceof net.sf.jsqlparser.statement.ExplainStatement;
+    }
+
+    private Statement expectRows(Statement st, String sql) throws SQLException {
+        checkOpen();
+        if (!returnsRows(st)) {
+            throw new SQLException("executeQuery got a statement that returns no rows (not executed): " + sql
+                    + "; use executeUpdate or execute", "07000");
+        }
+        return st;
+    }
+
+    private Statement expectNoRows(Statement st, String sql) throws SQLException {
+        checkOpen();
+        if (returnsRows(st)) {
+            throw new SQLException("executeUpdate got a query (not executed): " + sql + "; use executeQuery or execute",
+                    "07000");
+        }
+        return st;
+    }
+
     private Result run(Statement st, Object[] p) throws SQLException {
         checkOpen();
         if (current != null) {
@@ -104,8 +132,9 @@ class LibTpStatement extends UnsupportedPreparedStatement {
 
     @Override
     public ResultSet executeQuery(String sql) throws SQLException {
+        checkOpen();
         noSqlOnPrepared(sql);
-        Result r = run(Session.parse(sql), new Object[0]);
+        Result r = run(expectRows(Session.parse(sql), sql), new Object[0]);
         if (!r.isQuery()) {
             throw new SQLException("executeQuery got a statement that returns no rows: " + sql, "07000");
         }
@@ -119,8 +148,9 @@ class LibTpStatement extends UnsupportedPreparedStatement {
 
     @Override
     public long executeLargeUpdate(String sql) throws SQLException {
+        checkOpen();
         noSqlOnPrepared(sql);
-        Result r = run(Session.parse(sql), new Object[0]);
+        Result r = run(expectNoRows(Session.parse(sql), sql), new Object[0]);
         if (r.isQuery()) {
             throw new SQLException("executeUpdate got a query: " + sql, "07000");
         }
@@ -144,6 +174,7 @@ class LibTpStatement extends UnsupportedPreparedStatement {
 
     @Override
     public boolean execute(String sql) throws SQLException {
+        checkOpen();
         noSqlOnPrepared(sql);
         return run(Session.parse(sql), new Object[0]).isQuery();
     }
@@ -238,7 +269,12 @@ class LibTpStatement extends UnsupportedPreparedStatement {
         int i = 0;
         try {
             for (; i < n; i++) {
-                Result r = prepared != null ? run(prepared, batchParams.get(i)) : run(Session.parse(batchSql.get(i)), new Object[0]);
+                Statement st = prepared != null ? prepared : Session.parse(batchSql.get(i));
+                if (returnsRows(st)) {
+                    throw new BatchUpdateException("statement " + (i + 1) + " of the batch is a query (not executed)",
+                            "07000", 0, java.util.Arrays.copyOf(counts, i), null);
+                }
+                Result r = run(st, prepared != null ? batchParams.get(i) : new Object[0]);
                 if (r.isQuery()) {
                     throw new BatchUpdateException("statement " + (i + 1) + " of the batch is a query", "07000", 0,
                             java.util.Arrays.copyOf(counts, i), null);
@@ -265,9 +301,10 @@ class LibTpStatement extends UnsupportedPreparedStatement {
         closed = true;
     }
 
+    /** Closed by {@link #close()} or with its connection (JDBC). */
     @Override
     public boolean isClosed() {
-        return closed;
+        return closed || connection.isClosed();
     }
 
     @Override
@@ -428,7 +465,7 @@ class LibTpStatement extends UnsupportedPreparedStatement {
 
     @Override
     public ResultSet executeQuery() throws SQLException {
-        Result r = run(prepared(), params.clone());
+        Result r = run(expectRows(prepared(), preparedSql), params.clone());
         if (!r.isQuery()) {
             throw new SQLException("executeQuery got a statement that returns no rows: " + preparedSql, "07000");
         }
@@ -442,7 +479,7 @@ class LibTpStatement extends UnsupportedPreparedStatement {
 
     @Override
     public long executeLargeUpdate() throws SQLException {
-        Result r = run(prepared(), params.clone());
+        Result r = run(expectNoRows(prepared(), preparedSql), params.clone());
         if (r.isQuery()) {
             throw new SQLException("executeUpdate got a query: " + preparedSql, "07000");
         }

@@ -27,9 +27,33 @@ final class SharedEngines {
     private SharedEngines() {
     }
 
+    /**
+     * Why {@code env} cannot be used (failed: RunRecoveryException, or closed), or null if it is
+     * live. Begins and aborts a read-only transaction, which checks the environment's failed flag
+     * (the statistics do not).
+     */
+    static RuntimeException failure(Environment env) {
+        try {
+            env.beginTransaction(org.libtp.db.Durability.NO_SYNC, true).abort();
+            return null;
+        } catch (org.libtp.core.CapacityExceededException e) {
+            return null; // live, only busy
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
     static synchronized Engine acquire(JdbcUrl u) throws SQLException {
         Shared s = OPEN.get(u.dir());
         if (s != null) {
+            RuntimeException failed = failure(s.engine().environment());
+            if (failed != null) {
+                // A new connection would only fail too; the environment is recovered by the next
+                // open once every handle (in every process) is closed.
+                throw new java.sql.SQLNonTransientConnectionException(u.dir() + " cannot be used: " + failed.getMessage()
+                        + " (this JVM still has " + s.refs() + " connection(s) open to it: close them all, as a pool"
+                        + " does when they fail validation, then connect again to recover it)", "08006", failed);
+            }
             String diff = u.cacheBytes() != s.opened().cacheBytes() ? "cache_size"
                     : u.lockTimeoutMillis() != s.opened().lockTimeoutMillis() ? "lock_timeout"
                     : u.earlyLockRelease() != s.opened().earlyLockRelease() ? "early_lock_release"

@@ -21,8 +21,7 @@
  * </ul>
  *
  * <h2>Not yet</h2>
- * Secondary indexes (CREATE INDEX, UNIQUE), ALTER TABLE, MERGE, index nested-loop joins (joins
- * read the inner tables whole), savepoints, the differential tests against H2, the multi-process
- * and crash tests of the driver, its benchmarks and {@code docs/sql.md}.
+ * MERGE (the upsert form is INSERT ... ON CONFLICT), savepoints, subqueries, UNION, ORDER BY
+ * from an index, streaming results; the benchmark numbers of the driver.
  */
 package org.libtp.jdbc;

@@ -25,7 +25,8 @@ import java.sql.SQLTransactionRollbackException;
  * the first statement and lasts until commit or rollback; a statement that fails its checks
  * (a duplicate key, a NULL in a NOT NULL column, a bad value) changes nothing and the
  * transaction goes on; one that fails in the engine (deadlock victim, lock timeout, I/O) ends
- * it, rolled back — the exception says so (40001 for the first two: retry the transaction).
+ * it, rolled back — the exception says so (40001 for the first two: retry the transaction) —
+ * and every later statement is refused (25P02) and commit() throws (40003) until rollback().
  */
 public final class Session {
     private final Engine engine;
@@ -33,6 +34,8 @@ public final class Session {
     private boolean readOnly;
     private Durability durability;
     private Transaction txn;
+    /** Why the engine rolled the session's transaction back, until rollback() (null: it did not). */
+    private String rolledBack;
 
     public Session(Engine engine, Durability durability) {
         this.engine = engine;
@@ -62,6 +65,7 @@ public final class Session {
         if (on && !autoCommit) {
             commit(); // JDBC: switching auto-commit on commits the transaction
         }
+        rolledBack = null;
         autoCommit = on;
     }
 
@@ -99,6 +103,12 @@ public final class Session {
             throw new SQLException("the connection is read-only (Connection.setReadOnly)", "25006");
         }
         if (!autoCommit) {
+            if (rolledBack != null) {
+                // As PostgreSQL: no statement runs in a transaction the engine rolled back, so a
+                // client that goes on after the error cannot commit half of its work.
+                throw new SQLException("the transaction was rolled back by an earlier error (" + rolledBack
+                        + "); call rollback() before the next statement", "25P02");
+            }
             if (txn == null) {
                 txn = begin(readOnly);
             }
@@ -154,6 +164,7 @@ public final class Session {
             abortQuietly(t);
             if (sessions) {
                 txn = null;
+                rolledBack = m.getMessage();
                 m = new SQLTransactionRollbackException(m.getMessage() + " (the transaction was rolled back)",
                         "40001".equals(m.getSQLState()) ? "40001" : "40003", e);
                 if (!(e instanceof org.libtp.core.DeadlockException || e instanceof org.libtp.core.LockTimeoutException
@@ -172,6 +183,7 @@ public final class Session {
             abortQuietly(t);
             if (sessions) {
                 txn = null;
+                rolledBack = e.getMessage();
             }
         }
         throw e;
@@ -210,6 +222,12 @@ public final class Session {
     }
 
     public void commit() throws SQLException {
+        if (rolledBack != null) {
+            String why = rolledBack;
+            rolledBack = null;
+            throw new SQLTransactionRollbackException("nothing to commit: the transaction was rolled back by an "
+                    + "earlier error (" + why + "); its statements are undone", "40003");
+        }
         Transaction t = txn;
         txn = null;
         if (t != null) {
@@ -223,6 +241,7 @@ public final class Session {
     }
 
     public void rollback() throws SQLException {
+        rolledBack = null;
         Transaction t = txn;
         txn = null;
         if (t != null) {
@@ -250,6 +269,7 @@ public final class Session {
 
     /** Rolls back what is open (JDBC: closing a connection does not commit). */
     public void close() {
+        rolledBack = null;
         Transaction t = txn;
         txn = null;
         if (t != null) {
