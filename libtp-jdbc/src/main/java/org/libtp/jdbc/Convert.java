@@ -34,6 +34,9 @@ final class Convert {
         if (v instanceof LocalDateTime t) {
             return t.toLocalDate() + " " + t.toLocalTime();
         }
+        if (v instanceof Boolean b) {
+            return b ? "TRUE" : "FALSE"; // as SQL writes them (and as CAST to VARCHAR gives)
+        }
         return v.toString();
     }
 

@@ -20,6 +20,11 @@
  *       failed or damaged environment); a statement that fails its checks changes nothing.</li>
  * </ul>
  *
+ * <h2>Tests</h2>
+ * Besides unit tests per feature: a differential test against H2 (seeded random queries, joins,
+ * grouping and DML on both engines, results compared; {@code org.libtp.sql.diff}), HikariCP as a
+ * client, two JVMs transferring at once, and a SIGKILL crash test of JDBC workers.
+ *
  * <h2>Not yet</h2>
  * MERGE (the upsert form is INSERT ... ON CONFLICT), savepoints, subqueries, UNION, ORDER BY
  * from an index, streaming results; the benchmark numbers of the driver.

@@ -46,6 +46,7 @@ final class Aggregates implements Compiler.AggregateSlots {
         long count;
         Object acc;
         TreeSet<Object> distinct;
+        boolean inexact; // SUM/AVG: a value that is not an integer was added
     }
 
     List<Object[]> group(List<Object[]> rows, List<Expr> groupBy, Object[] params, Compiler plain) throws SQLException {
@@ -107,7 +108,11 @@ final class Aggregates implements Compiler.AggregateSlots {
                 }
                 s.count++;
                 switch (kinds[i]) {
-                    case "SUM", "AVG" -> s.acc = s.acc == null ? Values.number(v) : Values.arith('+', s.acc, v);
+                    case "SUM", "AVG" -> {
+                        Object x = Values.number(v);
+                        s.inexact |= !Values.integral(x);
+                        s.acc = s.acc == null ? x : add(s.acc, x);
+                    }
                     case "MIN" -> s.acc = s.acc == null || Values.compare(v, s.acc) < 0 ? v : s.acc;
                     case "MAX" -> s.acc = s.acc == null || Values.compare(v, s.acc) > 0 ? v : s.acc;
                     default -> {
@@ -131,12 +136,39 @@ final class Aggregates implements Compiler.AggregateSlots {
                 r[base + i] = switch (kinds[i]) {
                     case "COUNT" -> s.count;
                     case "AVG" -> s.count == 0 ? null : avg(s.acc, s.count);
+                    case "SUM" -> s.inexact ? s.acc : narrow(s.acc);
                     default -> s.acc;
                 };
             }
             out.add(r);
         }
         return out;
+    }
+
+    /**
+     * {@code acc + v} for SUM and AVG. Integers add as BIGINT while the sum fits and exactly
+     * (DECIMAL) beyond: a SUM of BIGINTs is not limited to BIGINT (H2 and PostgreSQL make it
+     * NUMERIC), so SUM(b) over 2^63 - 1 and 1 is 2^63, not an overflow error.
+     */
+    static Object add(Object acc, Object v) throws SQLException {
+        if (Values.integral(acc) && Values.integral(v)) {
+            long a = ((Number) acc).longValue();
+            long b = ((Number) v).longValue();
+            long sum = a + b;
+            if (((a ^ sum) & (b ^ sum)) < 0) { // overflow
+                return BigDecimal.valueOf(a).add(BigDecimal.valueOf(b));
+            }
+            return sum;
+        }
+        return Values.arith('+', acc, v);
+    }
+
+    /** A SUM of integers that went past BIGINT and came back is a BIGINT again. */
+    private static Object narrow(Object sum) {
+        if (sum instanceof BigDecimal d && d.scale() == 0 && d.unscaledValue().bitLength() < 64) {
+            return d.longValueExact();
+        }
+        return sum;
     }
 
     private static Object avg(Object sum, long count) throws SQLException {

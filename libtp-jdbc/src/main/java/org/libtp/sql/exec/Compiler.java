@@ -16,6 +16,7 @@ import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.TimeValue;
 import net.sf.jsqlparser.expression.TimestampValue;
+import net.sf.jsqlparser.expression.TrimFunction;
 import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
 import net.sf.jsqlparser.expression.operators.arithmetic.Concat;
 import net.sf.jsqlparser.expression.operators.arithmetic.Division;
@@ -44,7 +45,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * Compiles a JSqlParser expression into an {@link Expr} over a {@link Scope}: columns resolved
@@ -230,6 +230,11 @@ final class Compiler {
         }
         if (e instanceof InExpression in) {
             if (!(in.getRightExpression() instanceof ExpressionList<?> list)) {
+                if (in.getRightExpression() instanceof net.sf.jsqlparser.expression.BinaryExpression) {
+                    // JSqlParser 5.3 reads "x IN (1, 2) AND y = 3" as "x IN ((1, 2) AND y = 3)".
+                    throw SqlErrors.syntax("the SQL parser misreads an IN list followed by AND or OR (" + in
+                            + "); put the IN condition in parentheses: (x IN (...)) AND ...");
+                }
                 throw SqlErrors.unsupported("IN with a subquery");
             }
             Expr x = compile(in.getLeftExpression());
@@ -280,6 +285,9 @@ final class Compiler {
         }
         if (e instanceof Function f) {
             return function(f);
+        }
+        if (e instanceof TrimFunction t) {
+            return trim(t);
         }
         throw SqlErrors.unsupported("the expression " + e + " (" + e.getClass().getSimpleName() + ")");
     }
@@ -342,7 +350,7 @@ final class Compiler {
                     return switch (name) {
                         case "UPPER", "UCASE" -> Values.string(v).toUpperCase(Locale.ROOT);
                         case "LOWER", "LCASE" -> Values.string(v).toLowerCase(Locale.ROOT);
-                        case "TRIM" -> Values.string(v).strip();
+                        case "TRIM" -> trim(Values.string(v), " ", true, true);
                         case "ABS" -> Values.compare(v, 0L) < 0 ? Values.negate(v) : Values.number(v);
                         default -> (long) Values.string(v).length();
                     };
@@ -370,6 +378,39 @@ final class Compiler {
         }
     }
 
+    /**
+     * {@code TRIM([LEADING | TRAILING | BOTH] [chars] FROM s)} and {@code TRIM([spec] s)}: removes
+     * spaces (only U+0020, as the standard and H2 say; not tabs or other white space), or the
+     * characters of {@code chars}, from one or both ends.
+     */
+    private Expr trim(TrimFunction t) throws SQLException {
+        if (t.getFromExpression() != null && !t.isUsingFromKeyword()) {
+            throw SqlErrors.unsupported("TRIM(s, chars) (TRIM([LEADING | TRAILING | BOTH] chars FROM s) is)");
+        }
+        Expr src = compile(t.isUsingFromKeyword() ? t.getFromExpression() : t.getExpression());
+        Expr chars = t.isUsingFromKeyword() && t.getExpression() != null ? compile(t.getExpression()) : null;
+        TrimFunction.TrimSpecification spec = t.getTrimSpecification();
+        boolean leading = spec != TrimFunction.TrimSpecification.TRAILING;
+        boolean trailing = spec != TrimFunction.TrimSpecification.LEADING;
+        return (r, p) -> {
+            Object v = src.eval(r, p);
+            Object c = chars == null ? " " : chars.eval(r, p);
+            return v == null || c == null ? null : trim(Values.string(v), Values.string(c), leading, trailing);
+        };
+    }
+
+    static String trim(String s, String chars, boolean leading, boolean trailing) {
+        int from = 0;
+        int to = s.length();
+        while (leading && from < to && chars.indexOf(s.charAt(from)) >= 0) {
+            from++;
+        }
+        while (trailing && to > from && chars.indexOf(s.charAt(to - 1)) >= 0) {
+            to--;
+        }
+        return s.substring(from, to);
+    }
+
     private static void arity(String name, List<Expr> args, int n) throws SQLException {
         if (args.size() != n) {
             throw SqlErrors.syntax(name + " takes " + n + " argument" + (n == 1 ? "" : "s") + ", not " + args.size());
@@ -381,27 +422,66 @@ final class Compiler {
         return v == null ? null : Values.asBoolean(v);
     }
 
-    /** SQL LIKE: % any run, _ one character, {@code escape} makes the next one literal. */
+    /**
+     * SQL LIKE: % matches any run of characters, _ exactly one, {@code escape} (one character, or
+     * null for none) makes the next character literal. (The standard refuses an escape before
+     * anything but %, _ and itself; H2, PostgreSQL and MySQL take that character literally, and
+     * so does LibTP.) A character is a UTF-16 char, as for LENGTH and in H2: an emoji outside the
+     * BMP is two, so '_' does not match it but '__' does.
+     */
     static boolean like(String s, String pattern, String escape) throws SQLException {
         if (escape != null && escape.length() != 1) {
             throw SqlErrors.data("LIKE ESCAPE must be one character, not '" + escape + "'");
         }
-        StringBuilder re = new StringBuilder();
+        // The pattern as tokens: a char to match literally, or ANY_ONE (_) / ANY_RUN (%).
+        int[] tokens = new int[pattern.length()];
+        int n = 0;
         for (int i = 0; i < pattern.length(); i++) {
             char c = pattern.charAt(i);
             if (escape != null && c == escape.charAt(0)) {
                 if (++i >= pattern.length()) {
-                    throw SqlErrors.data("LIKE pattern '" + pattern + "' ends with its escape character");
+                    throw invalidEscape(pattern);
                 }
-                re.append(Pattern.quote(String.valueOf(pattern.charAt(i))));
+                tokens[n++] = pattern.charAt(i);
             } else if (c == '%') {
-                re.append(".*");
+                if (n == 0 || tokens[n - 1] != ANY_RUN) { // %% is %
+                    tokens[n++] = ANY_RUN;
+                }
             } else if (c == '_') {
-                re.append('.');
+                tokens[n++] = ANY_ONE;
             } else {
-                re.append(Pattern.quote(String.valueOf(c)));
+                tokens[n++] = c;
             }
         }
-        return Pattern.compile(re.toString(), Pattern.DOTALL).matcher(s).matches();
+        // Greedy matching that backtracks to the last % only: linear in most cases, O(|s| |p|) at worst.
+        int si = 0;
+        int ti = 0;
+        int starT = -1;
+        int starS = 0;
+        while (si < s.length()) {
+            if (ti < n && tokens[ti] == ANY_RUN) {
+                starT = ti++;
+                starS = si;
+            } else if (ti < n && (tokens[ti] == ANY_ONE || tokens[ti] == s.charAt(si))) {
+                ti++;
+                si++;
+            } else if (starT >= 0) {
+                ti = starT + 1;
+                si = ++starS;
+            } else {
+                return false;
+            }
+        }
+        while (ti < n && tokens[ti] == ANY_RUN) {
+            ti++;
+        }
+        return ti == n;
+    }
+
+    private static final int ANY_ONE = -1;
+    private static final int ANY_RUN = -2;
+
+    private static SQLException invalidEscape(String pattern) {
+        return new java.sql.SQLDataException("LIKE pattern '" + pattern + "' ends with its escape character", "22025");
     }
 }

@@ -78,6 +78,7 @@ final class Query {
         List<String> labels = new ArrayList<>();
         List<ColumnType> types = new ArrayList<>();
         List<Expr> out = new ArrayList<>();
+        List<Integer> outColumn = new ArrayList<>(); // scope position of an output that is a plain column, else -1
         for (SelectItem<?> item : p.getSelectItems()) {
             Expression e = item.getExpression();
             if (e instanceof AllTableColumns all) {
@@ -85,7 +86,7 @@ final class Query {
                 boolean found = false;
                 for (Scope.Entry en : scope.entries()) {
                     if (q.equals(en.alias()) || q.equals(en.table().name())) {
-                        addAll(en, labels, types, out);
+                        addAll(en, labels, types, out, outColumn);
                         found = true;
                     }
                 }
@@ -97,10 +98,11 @@ final class Query {
                     throw SqlErrors.syntax("SELECT * needs FROM");
                 }
                 for (Scope.Entry en : scope.entries()) {
-                    addAll(en, labels, types, out);
+                    addAll(en, labels, types, out, outColumn);
                 }
             } else {
                 out.add(post.compile(e));
+                outColumn.add(e instanceof Column col ? scope.resolve(col) : -1);
                 labels.add(item.getAlias() != null ? Names.identifier(item.getAlias().getName())
                         : e instanceof Column c ? Names.identifier(c.getColumnName()) : e.toString());
                 types.add(e instanceof Column c ? typeOf(scope, c) : null);
@@ -126,6 +128,19 @@ final class Query {
             sortExprs.add(at >= 0 ? null : post.compile(e));
         }
 
+        // HAVING is compiled before the grouping runs: its aggregates must be among those computed.
+        Expr havingExpr = grouped && p.getHaving() != null ? post.compile(p.getHaving()) : null;
+        if (grouped) {
+            checkGrouped(p, scope, order, sortOut);
+        }
+        if (p.getDistinct() != null) {
+            for (int k = 0; k < order.size(); k++) {
+                if (sortOut.get(k) < 0 && !selectedText(p, order.get(k).getExpression())) {
+                    throw SqlErrors.syntax("ORDER BY " + order.get(k).getExpression() + " must be in the select list of a "
+                            + "SELECT DISTINCT");
+                }
+            }
+        }
         Access access = null;
         boolean reverse = false;
         boolean sorted = order.isEmpty();
@@ -133,7 +148,7 @@ final class Query {
             TableDef first = sources.get(0).table();
             access = Access.plan(first, sources.get(0).alias(), p.getWhere(), plain);
             if (!grouped && !order.isEmpty() && joins.isEmpty() && access.index == null) {
-                int dir = keyOrder(first, sources.get(0).alias(), order);
+                int dir = keyOrder(first, sources.get(0).alias(), order, sortOut, outColumn);
                 if (dir != 0) {
                     sorted = true;
                     reverse = dir < 0;
@@ -198,7 +213,7 @@ final class Query {
                 }
             }
             sortBase = aggs.group(joined, groupBy, params, plain);
-            Expr having = p.getHaving() == null ? null : post.compile(p.getHaving());
+            Expr having = havingExpr;
             if (having != null) {
                 List<Object[]> kept = new ArrayList<>();
                 for (Object[] g : sortBase) {
@@ -360,9 +375,11 @@ final class Query {
         return new Source(alias, d);
     }
 
-    private static void addAll(Scope.Entry en, List<String> labels, List<ColumnType> types, List<Expr> out) {
+    private static void addAll(Scope.Entry en, List<String> labels, List<ColumnType> types, List<Expr> out,
+                               List<Integer> outColumn) {
         for (int c = 0; c < en.table().columns().size(); c++) {
             int at = en.offset() + c;
+            outColumn.add(at);
             labels.add(en.table().columns().get(c).name());
             types.add(en.table().columns().get(c).type());
             out.add((r, p) -> r[at]);
@@ -411,14 +428,18 @@ final class Query {
      * 1 if ORDER BY is the primary key's order (a leading part of it, each column in its own
      * direction), -1 if it is exactly the reverse, 0 otherwise (NULLS FIRST/LAST given: 0).
      */
-    private static int keyOrder(TableDef t, String alias, List<OrderByElement> order) {
+    private static int keyOrder(TableDef t, String alias, List<OrderByElement> order, List<Integer> sortOut,
+                                List<Integer> outColumn) {
         if (t.hasRowId() || order.size() > t.primaryKey().length) {
             return 0;
         }
         int dir = 0;
         for (int i = 0; i < order.size(); i++) {
             OrderByElement o = order.get(i);
-            if (o.getNullOrdering() != null || !Access.isColumn(o.getExpression(), t, alias, t.primaryKey()[i])) {
+            // An ORDER BY name may be an output alias: then it is the key column only if that output is.
+            boolean isKey = sortOut.get(i) >= 0 ? outColumn.get(sortOut.get(i)) == t.primaryKey()[i]
+                    : Access.isColumn(o.getExpression(), t, alias, t.primaryKey()[i]);
+            if (o.getNullOrdering() != null || !isKey) {
                 return 0;
             }
             int d = o.isAsc() != t.pkDescending()[i] ? 1 : -1;
@@ -428,6 +449,96 @@ final class Query {
             dir = d;
         }
         return dir;
+    }
+
+    /**
+     * In a grouped query every column read outside an aggregate must be grouped by (or appear in
+     * a GROUP BY expression): otherwise its value would be an arbitrary row's (H2 and the
+     * standard refuse it too).
+     */
+    private static void checkGrouped(PlainSelect p, Scope scope, List<OrderByElement> order, List<Integer> sortOut)
+            throws SQLException {
+        java.util.Set<Integer> grouped = new java.util.HashSet<>();
+        java.util.Set<String> groupTexts = new java.util.HashSet<>();
+        if (p.getGroupBy() != null) {
+            for (Object g : p.getGroupBy().getGroupByExpressionList()) {
+                Expression ge = (Expression) g;
+                groupTexts.add(ge.toString());
+                for (Column c : columnsOutsideAggregates(ge)) {
+                    grouped.add(scope.resolve(c));
+                }
+            }
+        }
+        List<Expression> checked = new ArrayList<>();
+        for (SelectItem<?> item : p.getSelectItems()) {
+            Expression e = item.getExpression();
+            if (e instanceof AllColumns || e instanceof AllTableColumns) {
+                for (Scope.Entry en : scope.entries()) {
+                    for (int c = 0; c < en.table().columns().size(); c++) {
+                        if (!grouped.contains(en.offset() + c) && (e instanceof AllColumns
+                                || Names.identifier(((AllTableColumns) e).getTable().getName()).equals(en.alias()))) {
+                            throw SqlErrors.syntax("column " + en.table().columns().get(c).name() + " must be in GROUP BY "
+                                    + "or in an aggregate function");
+                        }
+                    }
+                }
+                continue;
+            }
+            checked.add(e);
+        }
+        if (p.getHaving() != null) {
+            checked.add(p.getHaving());
+        }
+        for (int k = 0; k < order.size(); k++) {
+            if (sortOut.get(k) < 0) {
+                checked.add(order.get(k).getExpression());
+            }
+        }
+        for (Expression e : checked) {
+            if (groupTexts.contains(e.toString())) {
+                continue;
+            }
+            for (Column c : columnsOutsideAggregates(e)) {
+                if (groupTexts.contains(c.toString())) {
+                    continue;
+                }
+                if (!grouped.contains(scope.resolve(c))) {
+                    throw SqlErrors.syntax("column " + c + " must be in GROUP BY or in an aggregate function");
+                }
+            }
+        }
+    }
+
+    /** The column references of {@code e} that are not inside an aggregate call. */
+    static List<Column> columnsOutsideAggregates(Expression e) {
+        List<Column> out = new ArrayList<>();
+        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Column c, S context) {
+                if (!(c.getTable() == null && (c.getColumnName().equalsIgnoreCase("TRUE")
+                        || c.getColumnName().equalsIgnoreCase("FALSE")))) {
+                    out.add(c);
+                }
+                return null;
+            }
+
+            @Override
+            public <S> Void visit(Function f, S context) {
+                return Compiler.isAggregate(f) ? null : super.visit(f, context);
+            }
+        }, null);
+        return out;
+    }
+
+    /** True if {@code e} is written as one of the select list's expressions. */
+    private static boolean selectedText(PlainSelect p, Expression e) {
+        for (SelectItem<?> item : p.getSelectItems()) {
+            if (item.getExpression() instanceof AllColumns || item.getExpression() instanceof AllTableColumns
+                    || item.getExpression().toString().equalsIgnoreCase(e.toString())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean hasAggregate(PlainSelect p) {

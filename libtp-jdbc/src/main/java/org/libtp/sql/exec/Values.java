@@ -39,7 +39,13 @@ public final class Values {
         return new BigDecimal(v.toString());
     }
 
-    /** Compares two non-null values; numbers across types, strings with numbers by parsing. */
+    /**
+     * Compares two non-null values; numbers across types, strings with numbers by parsing. Numbers
+     * compare by their values (the standard's "algebraic values"): a DOUBLE with an exact number
+     * (BIGINT, DECIMAL) as the decimal its shortest representation denotes (Double.toString,
+     * as H2 does), so DOUBLE 0.1 = 0.1 but DOUBLE 2^53 &lt; BIGINT 2^53 + 1, which rounding the
+     * BIGINT to a double would call equal.
+     */
     public static int compare(Object a, Object b) throws SQLException {
         if (a instanceof Number || b instanceof Number) {
             Object x = a instanceof Number ? a : number(a);
@@ -48,7 +54,12 @@ public final class Values {
                 return Long.compare(((Number) x).longValue(), ((Number) y).longValue());
             }
             if (approximate(x) || approximate(y)) {
-                return Double.compare(norm(((Number) x).doubleValue()), norm(((Number) y).doubleValue()));
+                double p = ((Number) x).doubleValue();
+                double q = ((Number) y).doubleValue();
+                if (approximate(x) && approximate(y) || !Double.isFinite(approximate(x) ? p : q)) {
+                    return Double.compare(norm(p), norm(q)); // NaN and the infinities beyond every exact value
+                }
+                return approximateDecimal(x).compareTo(approximateDecimal(y));
             }
             return decimal(x).compareTo(decimal(y));
         }
@@ -74,6 +85,17 @@ public final class Values {
             return Boolean.compare(asBoolean(a), asBoolean(b));
         }
         throw SqlErrors.badValue("cannot compare " + describe(a) + " with " + describe(b));
+    }
+
+    /** An exact number as is, a finite DOUBLE or REAL as the decimal of its shortest representation. */
+    private static BigDecimal approximateDecimal(Object v) {
+        if (v instanceof Double d) {
+            return BigDecimal.valueOf(d);
+        }
+        if (v instanceof Float f) {
+            return new BigDecimal(Float.toString(f));
+        }
+        return decimal(v);
     }
 
     private static double norm(double d) {
@@ -225,7 +247,11 @@ public final class Values {
         }
     }
 
+    /** A value as a character string (CAST to VARCHAR, ||, LIKE): TRUE and FALSE as the standard spells them. */
     static String string(Object v) {
+        if (v instanceof Boolean b) {
+            return b ? "TRUE" : "FALSE";
+        }
         if (v instanceof BigDecimal d) {
             return d.toPlainString();
         }
@@ -277,6 +303,9 @@ public final class Values {
                         if (q == 0) {
                             throw SqlErrors.divisionByZero();
                         }
+                        if (p == Long.MIN_VALUE && q == -1) {
+                            throw new ArithmeticException(); // -2^63 / -1 = 2^63: Java's / wraps it silently
+                        }
                         yield p / q;
                     }
                     default -> {
@@ -293,6 +322,9 @@ public final class Values {
         if (approximate(x) || approximate(y)) {
             double p = ((Number) x).doubleValue();
             double q = ((Number) y).doubleValue();
+            if ((op == '/' || op == '%') && q == 0) {
+                throw SqlErrors.divisionByZero(); // for DOUBLE too (the standard, H2), not Infinity or NaN
+            }
             return switch (op) {
                 case '+' -> p + q;
                 case '-' -> p - q;

@@ -1,0 +1,96 @@
+package org.libtp.jdbc;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Query shapes the differential test found wrong (HAVING-only aggregates, aliases named like keys, grouping rules). */
+class QueryShapesTest {
+    @TempDir
+    Path dir;
+    Connection c;
+
+    @BeforeEach
+    void open() throws SQLException {
+        c = DriverManager.getConnection("jdbc:libtp:" + dir.resolve("db") + ";create=true");
+        run("CREATE TABLE t (id INT PRIMARY KEY, a INT, c VARCHAR(5), f BOOLEAN)");
+        run("INSERT INTO t VALUES (1, 30, 'x', TRUE), (2, 10, 'x', FALSE), (3, 20, 'y', NULL), (4, 5, 'x', TRUE)");
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        c.close();
+    }
+
+    void run(String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    List<String> rows(String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            int n = r.getMetaData().getColumnCount();
+            while (r.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    b.append(i > 1 ? "|" : "").append(r.getString(i));
+                }
+                out.add(b.toString());
+            }
+        }
+        return out;
+    }
+
+    String state(String sql) {
+        return assertThrows(SQLException.class, () -> rows(sql)).getSQLState();
+    }
+
+    @Test
+    void anAggregateOnlyInHaving() throws SQLException {
+        assertEquals(List.of("x"), rows("SELECT c FROM t GROUP BY c HAVING COUNT(*) > 2"));
+    }
+
+    @Test
+    void anAliasNamedLikeTheKeyIsSortedByItsValue() throws SQLException {
+        assertEquals(List.of("5", "10", "20", "30"), rows("SELECT a AS id FROM t ORDER BY id"));
+        assertEquals(List.of("30", "20"), rows("SELECT a AS id FROM t ORDER BY id DESC LIMIT 2"));
+        assertEquals(List.of("1", "2", "3", "4"), rows("SELECT id FROM t ORDER BY id"));
+    }
+
+    @Test
+    void ungroupedColumnsAreRefused() throws SQLException {
+        assertTrue(state("SELECT c, a FROM t GROUP BY c").startsWith("42"));
+        assertTrue(state("SELECT a, COUNT(*) FROM t").startsWith("42"));
+        assertTrue(state("SELECT DISTINCT c FROM t ORDER BY id").startsWith("42"));
+        assertEquals(List.of("x|45", "y|20"), rows("SELECT c, SUM(a) FROM t GROUP BY c ORDER BY c"));
+        assertEquals(List.of("X|3"), rows("SELECT UPPER(c), COUNT(*) FROM t GROUP BY c HAVING COUNT(*) > 1"));
+    }
+
+    @Test
+    void booleansReadAsSqlWritesThem() throws SQLException {
+        assertEquals(List.of("TRUE", "FALSE", "null", "TRUE"), rows("SELECT f FROM t ORDER BY id"));
+    }
+
+    @Test
+    void anInListBeforeAndIsExplainedNotMisread() throws SQLException {
+        SQLException e = assertThrows(SQLException.class, () -> rows("SELECT id FROM t WHERE a IN (10, 20) AND c = 'x'"));
+        assertTrue(e.getMessage().contains("parentheses"), e.getMessage());
+        assertEquals(List.of("2"), rows("SELECT id FROM t WHERE (a IN (10, 20)) AND c = 'x'"));
+    }
+}
