@@ -5,7 +5,8 @@ import java.util.List;
 /** The engines of the TPC-B harness by name. */
 public final class TpcbEngines {
     /** Every engine name {@link #open} knows, in the order reports list them. */
-    public static final List<String> NAMES = List.of("libtp", "notp", "flock", "fsync", "sqlite", "h2", "je", "lmdb");
+    public static final List<String> NAMES = List.of("libtp", "notp", "flock", "fsync", "sqlite", "h2", "je", "lmdb",
+            "libtp-jdbc", "h2-sql");
     /** Engines that only builds with an optional profile have ({@code bdb}: {@code -Pbdb}). */
     public static final List<String> OPTIONAL = List.of("bdb");
 
@@ -33,6 +34,8 @@ public final class TpcbEngines {
             case "h2" -> new H2Tpcb(o);
             case "je" -> new JeTpcb(o);
             case "lmdb" -> new LmdbTpcb(o);
+            case "libtp-jdbc" -> new JdbcSqlTpcb(JdbcSqlTpcb.Dialect.LIBTP, o);
+            case "h2-sql" -> new JdbcSqlTpcb(JdbcSqlTpcb.Dialect.H2, o);
             case "bdb" -> bdb(o);
             default -> throw new IllegalArgumentException("unknown engine '" + name + "'; one of " + NAMES);
         };
