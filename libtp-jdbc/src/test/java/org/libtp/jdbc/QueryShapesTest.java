@@ -93,4 +93,18 @@ class QueryShapesTest {
         assertTrue(e.getMessage().contains("parentheses"), e.getMessage());
         assertEquals(List.of("2"), rows("SELECT id FROM t WHERE (a IN (10, 20)) AND c = 'x'"));
     }
+
+    @Test
+    void misuseFoundTryingItAsAStranger() throws SQLException {
+        assertTrue(state("").startsWith("42"), "an empty statement");
+        assertEquals("0A000", state("SELECT 1; SELECT 2"), "two statements are not silently cut to one");
+        assertEquals("22018", state("SELECT * FROM t WHERE id = 'x'"), "not a number");
+        run("CREATE TABLE k (v VARCHAR(10000) PRIMARY KEY, w VARCHAR(10000))");
+        assertEquals("22001", assertThrows(SQLException.class, () -> run("INSERT INTO k VALUES ('" + "x".repeat(5000)
+                + "', 'a')")).getSQLState(), "a key longer than a B-tree takes");
+        run("CREATE INDEX k_w ON k (w)");
+        assertEquals("22001", assertThrows(SQLException.class, () -> run("INSERT INTO k VALUES ('a', '" + "y".repeat(5000)
+                + "')")).getSQLState(), "an index entry too long");
+        assertEquals(List.of("0"), rows("SELECT COUNT(*) FROM k"));
+    }
 }

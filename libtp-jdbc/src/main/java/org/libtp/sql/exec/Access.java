@@ -332,7 +332,10 @@ final class Access {
         try {
             c = Values.convert(x, t, "key");
         } catch (java.sql.SQLDataException e) {
-            return NOTHING; // out of range or not convertible: nothing stored can equal it
+            if ("22018".equals(e.getSQLState())) {
+                throw e; // not a value of the column's kind at all ('x' for a number): an error, as the filter would give
+            }
+            return NOTHING; // out of the column's range: nothing stored can equal it
         }
         return Values.compare(c, x) == 0 ? c : NOTHING;
     }

@@ -142,6 +142,9 @@ final class Dml {
             keys.add(Tables.key(d, row, rowId));
             rows.add(row);
         }
+        for (int i = 0; i < keys.size(); i++) {
+            checkKeyLength(d, db, keys.get(i), rows.get(i));
+        }
         if (ins.getConflictAction() != null) {
             return upsert(engine, t, ins, d, db, rows, keys, generated, params);
         }
@@ -291,6 +294,15 @@ final class Dml {
         }
     }
 
+    /** 22001 if a primary key is longer than the B-tree takes (a quarter page, about). */
+    static void checkKeyLength(TableDef d, Database db, byte[] key, Object[] row) throws SQLException {
+        if (key.length > db.maxKeyLength()) {
+            throw new java.sql.SQLDataException("primary key " + keyText(d, row).substring(0, Math.min(80,
+                    keyText(d, row).length())) + " of table " + d.name() + " takes " + key.length + " bytes encoded; keys "
+                    + "may take at most " + db.maxKeyLength() + " (a larger pageSize allows longer ones)", "22001");
+        }
+    }
+
     static void checkNotNull(TableDef d, Object[] row) throws SQLException {
         for (int i = 0; i < row.length; i++) {
             if (row[i] == null && d.columns().get(i).notNull()) {
@@ -370,6 +382,9 @@ final class Dml {
             if (!taken.add(nk) || moved && !moving.contains(nk) && db.getForUpdate(t, newKeys.get(r)) != null) {
                 throw SqlErrors.duplicate("duplicate primary key " + keyText(d, newRows.get(r)) + " in table " + d.name());
             }
+        }
+        for (int r = 0; r < rows.size(); r++) {
+            checkKeyLength(d, db, newKeys.get(r), newRows.get(r));
         }
         if (!d.indexes().isEmpty()) {
             uniqueWithin(d, newRows, newKeys);

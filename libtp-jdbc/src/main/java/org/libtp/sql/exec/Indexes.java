@@ -123,6 +123,14 @@ final class Indexes {
     /** Unique checks of every unique index of {@code t} for a row about to be written under {@code key}. */
     static void checkAll(Transaction txn, Engine engine, TableDef t, Object[] row, byte[] key) throws SQLException {
         for (IndexDef x : t.indexes()) {
+            Database idx = engine.database(txn, t.indexName(x), false);
+            int n = entry(t, x, row, key).length;
+            if (n > idx.maxKeyLength()) {
+                throw new java.sql.SQLDataException("the entry of index " + x.name() + " of table " + t.name() + " for this "
+                        + "row takes " + n + " bytes; index entries may take at most " + idx.maxKeyLength(), "22001");
+            }
+        }
+        for (IndexDef x : t.indexes()) {
             if (x.unique()) {
                 checkUnique(txn, engine.database(txn, t.indexName(x), false), t, x, row, key);
             }

@@ -47,8 +47,18 @@ public final class Session {
         if (sql == null) {
             throw SqlErrors.syntax("SQL must not be null");
         }
+        if (sql.isBlank()) {
+            throw SqlErrors.syntax("empty SQL statement");
+        }
         try {
-            return CCJSqlParserUtil.parse(sql);
+            net.sf.jsqlparser.statement.Statements all = CCJSqlParserUtil.parseStatements(sql);
+            if (all == null || all.isEmpty() || all.get(0) == null) {
+                throw SqlErrors.syntax("no SQL statement in: " + sql);
+            }
+            if (all.size() > 1) {
+                throw SqlErrors.unsupported("several statements in one execute (" + all.size() + "); run them one by one");
+            }
+            return all.get(0);
         } catch (JSQLParserException e) {
             String m = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
             throw SqlErrors.syntax("cannot parse SQL: " + (m == null ? sql : m.lines().findFirst().orElse(m)));
@@ -217,8 +227,8 @@ public final class Session {
         if (st instanceof ExplainStatement x) {
             return Query.run(engine, t, x.getStatement(), params, true);
         }
-        throw SqlErrors.unsupported("the statement " + st.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1 $2")
-                .toUpperCase(java.util.Locale.ROOT));
+        throw SqlErrors.unsupported("the statement " + st.getClass().getSimpleName().replaceAll("Statement$", "")
+                .replaceAll("([a-z])([A-Z])", "$1 $2").toUpperCase(java.util.Locale.ROOT));
     }
 
     public void commit() throws SQLException {
