@@ -131,6 +131,13 @@ class DifferentialTest {
                 accepted++;
                 return null;
             }
+            // H2 refuses a value out of a key column's range in a condition (22004); by SQL such a
+            // comparison is simply false, which is what LibTP answers (documented above).
+            if (a.error() == null && b.error() != null && "22004".equals(b.error().getSQLState())
+                    && b.error().getMessage().contains("out of range")) {
+                accepted++;
+                return null;
+            }
             return a.error() != null && b.error() != null ? null : "only one engine failed";
         }
         if (a.rows() == null || b.rows() == null) {
