@@ -1,65 +1,17 @@
 package org.libtp.jdbc;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Secondary indexes: maintained by every DML, used by the planner, UNIQUE enforced; ALTER TABLE ADD COLUMN. */
-class IndexTest {
-    @TempDir
-    Path dir;
-    Connection c;
-
-    @BeforeEach
-    void open() throws SQLException {
-        c = DriverManager.getConnection("jdbc:libtp:" + dir.resolve("db") + ";create=true");
-    }
-
-    @AfterEach
-    void close() throws SQLException {
-        c.close();
-    }
-
-    List<String> rows(String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            int n = r.getMetaData().getColumnCount();
-            while (r.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(i > 1 ? "|" : "").append(r.getString(i));
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
-    }
-
-    void run(String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
-    }
-
-    String state(String sql) {
-        return assertThrows(SQLException.class, () -> run(sql)).getSQLState();
-    }
+class IndexTest extends SqlTestBase {
 
     @Test
     void anIndexAnswersLikeAFullScanThroughInsertsUpdatesAndDeletes() throws SQLException {

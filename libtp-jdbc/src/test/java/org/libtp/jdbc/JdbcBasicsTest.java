@@ -1,12 +1,8 @@
 package org.libtp.jdbc;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -25,52 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The driver end to end: URL, DDL, DML, queries and plans, transactions, SQLStates. */
-class JdbcBasicsTest {
-    @TempDir
-    Path dir;
-    Connection c;
-
-    @BeforeEach
-    void open() throws SQLException {
-        c = DriverManager.getConnection("jdbc:libtp:" + dir.resolve("db") + ";create=true");
-    }
-
-    @AfterEach
-    void close() throws SQLException {
-        c.close();
-    }
-
-    List<String> rows(String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            int n = r.getMetaData().getColumnCount();
-            while (r.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    if (i > 1) {
-                        b.append('|');
-                    }
-                    b.append(r.getString(i));
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
-    }
-
-    int update(String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            return s.executeUpdate(sql);
-        }
-    }
-
-    SQLException fails(String sql) {
-        return assertThrows(SQLException.class, () -> {
-            try (Statement s = c.createStatement()) {
-                s.execute(sql);
-            }
-        });
-    }
+class JdbcBasicsTest extends SqlTestBase {
 
     void accounts() throws SQLException {
         update("CREATE TABLE account (id INT PRIMARY KEY, owner VARCHAR(20) NOT NULL, balance DECIMAL(12,2), opened DATE)");

@@ -1,62 +1,24 @@
 package org.libtp.jdbc;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** INNER and LEFT joins: by key or index lookups per outer row where the ON condition allows, else by reading whole. */
-class JoinTest {
-    @TempDir
-    Path dir;
-    Connection c;
+class JoinTest extends SqlTestBase {
 
     @BeforeEach
-    void open() throws SQLException {
-        c = DriverManager.getConnection("jdbc:libtp:" + dir.resolve("db") + ";create=true");
+    void tables() throws SQLException {
         run("CREATE TABLE dept (id INT PRIMARY KEY, name VARCHAR(10))");
         run("CREATE TABLE emp (id INT PRIMARY KEY, dept INT, name VARCHAR(10))");
         run("CREATE INDEX emp_dept ON emp (dept)");
         run("INSERT INTO dept VALUES (1, 'eng'), (2, 'ops'), (3, 'empty')");
         run("INSERT INTO emp VALUES (10, 1, 'ann'), (11, 1, 'bob'), (12, 2, 'cy'), (13, NULL, 'dee'), (14, 9, 'eve')");
-    }
-
-    @AfterEach
-    void close() throws SQLException {
-        c.close();
-    }
-
-    void run(String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
-    }
-
-    List<String> rows(String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            int n = r.getMetaData().getColumnCount();
-            while (r.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(i > 1 ? "|" : "").append(r.getString(i));
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
     }
 
     @Test

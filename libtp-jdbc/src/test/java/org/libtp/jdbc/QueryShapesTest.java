@@ -1,17 +1,9 @@
 package org.libtp.jdbc;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,46 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Query shapes the differential test found wrong (HAVING-only aggregates, aliases named like keys, grouping rules). */
-class QueryShapesTest {
-    @TempDir
-    Path dir;
-    Connection c;
+class QueryShapesTest extends SqlTestBase {
 
     @BeforeEach
-    void open() throws SQLException {
-        c = DriverManager.getConnection("jdbc:libtp:" + dir.resolve("db") + ";create=true");
+    void tables() throws SQLException {
         run("CREATE TABLE t (id INT PRIMARY KEY, a INT, c VARCHAR(5), f BOOLEAN)");
         run("INSERT INTO t VALUES (1, 30, 'x', TRUE), (2, 10, 'x', FALSE), (3, 20, 'y', NULL), (4, 5, 'x', TRUE)");
-    }
-
-    @AfterEach
-    void close() throws SQLException {
-        c.close();
-    }
-
-    void run(String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
-    }
-
-    List<String> rows(String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            int n = r.getMetaData().getColumnCount();
-            while (r.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(i > 1 ? "|" : "").append(r.getString(i));
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
-    }
-
-    String state(String sql) {
-        return assertThrows(SQLException.class, () -> rows(sql)).getSQLState();
     }
 
     @Test

@@ -1,54 +1,21 @@
 package org.libtp.jdbc;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The upsert form: INSERT ... ON CONFLICT (primary key) DO NOTHING | DO UPDATE SET ... EXCLUDED.col. */
-class UpsertTest {
-    @TempDir
-    Path dir;
-    Connection c;
+class UpsertTest extends SqlTestBase {
 
     @BeforeEach
-    void open() throws SQLException {
-        c = DriverManager.getConnection("jdbc:libtp:" + dir.resolve("db") + ";create=true");
+    void tables() throws SQLException {
         run("CREATE TABLE kv (k VARCHAR(10) PRIMARY KEY, v INT, hits INT DEFAULT 0, tag VARCHAR(5) UNIQUE)");
-    }
-
-    @AfterEach
-    void close() throws SQLException {
-        c.close();
-    }
-
-    int run(String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            return s.execute(sql) ? -1 : s.getUpdateCount();
-        }
-    }
-
-    List<String> rows(String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            while (r.next()) {
-                out.add(r.getString(1) + "|" + r.getString(2) + "|" + r.getString(3) + "|" + r.getString(4));
-            }
-        }
-        return out;
     }
 
     @Test
