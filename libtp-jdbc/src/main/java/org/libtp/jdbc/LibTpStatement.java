@@ -2,6 +2,7 @@ package org.libtp.jdbc;
 
 import net.sf.jsqlparser.statement.Statement;
 import org.libtp.sql.exec.Params;
+import org.libtp.sql.exec.Prepared;
 import org.libtp.sql.exec.Result;
 import org.libtp.sql.exec.Session;
 
@@ -20,6 +21,7 @@ import java.util.List;
 class LibTpStatement extends UnsupportedPreparedStatement {
     private final LibTpConnection connection;
     private final Statement prepared;     // null for a plain Statement
+    private final Prepared plan;          // its compiled plan, kept across executions (null: plain)
     private final String preparedSql;
     private final int paramCount;
     private Object[] params;
@@ -39,10 +41,12 @@ class LibTpStatement extends UnsupportedPreparedStatement {
         this.returnKeys = returnKeys;
         if (sql == null) {
             this.prepared = null;
+            this.plan = null;
             this.preparedSql = null;
             this.paramCount = 0;
         } else {
             this.prepared = Session.parse(sql);
+            this.plan = new Prepared(prepared);
             this.preparedSql = sql;
             this.paramCount = countParams(prepared);
         }
@@ -108,7 +112,7 @@ class LibTpStatement extends UnsupportedPreparedStatement {
         }
         updateCount = -1;
         generated = null;
-        Result r = connection.session().execute(st, p);
+        Result r = connection.session().execute(st == prepared ? plan : new Prepared(st), p);
         if (r.isQuery()) {
             List<Object[]> rows = r.rows();
             if (maxRows > 0 && rows.size() > maxRows) {

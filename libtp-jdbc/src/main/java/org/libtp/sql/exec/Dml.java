@@ -29,8 +29,23 @@ final class Dml {
 
     /** The value of DEFAULT expression {@code sql} for column {@code c}. */
     static Object constant(String sql, Column c) throws SQLException {
-        return Values.convert(Tables.compileConstant(sql), c.type(), c.name());
+        String k = c.type() + "\u0000" + sql;
+        Object v = DEFAULTS.get(k);
+        if (v == null) {
+            v = Values.convert(Tables.compileConstant(sql), c.type(), c.name());
+            if (DEFAULTS.size() > 4096) {
+                DEFAULTS.clear(); // only a bound: the values are recomputed when needed
+            }
+            DEFAULTS.put(k, v == null ? NULL_DEFAULT : v);
+        } else if (v == NULL_DEFAULT) {
+            v = null;
+        }
+        return v instanceof byte[] b ? b.clone() : v;
     }
+
+    /** DEFAULT values by type and text: parsed once, not per inserted row (they are constants). */
+    private static final java.util.Map<String, Object> DEFAULTS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Object NULL_DEFAULT = new Object();
 
     static TableDef table(Engine engine, Transaction t, net.sf.jsqlparser.schema.Table name) throws SQLException {
         String n = Names.identifier(name.getName());
@@ -42,66 +57,42 @@ final class Dml {
     }
 
     static Result insert(Engine engine, Transaction t, Insert ins, Object[] params) throws SQLException {
-        if (ins.getDuplicateUpdateSets() != null || ins.getSetUpdateSets() != null || ins.getReturningClause() != null) {
-            throw SqlErrors.unsupported("INSERT ... ON DUPLICATE KEY / SET / RETURNING (the upsert form is ON CONFLICT)");
+        return insert(engine, t, ins, params, new Prepared(ins));
+    }
+
+    /** The compiled part of an INSERT: target columns and, for VALUES, each row's compiled values (null: a SELECT). */
+    record InsertPlan(TableDef d, String name, int[] target, List<Expr[]> values) {
+        boolean holds(Engine engine, Transaction t) {
+            return engine.table(t, name) == d;
         }
-        TableDef d = table(engine, t, ins.getTable());
+    }
+
+    static Result insert(Engine engine, Transaction t, Insert ins, Object[] params, Prepared cache) throws SQLException {
+        InsertPlan plan = cache.plan() instanceof InsertPlan q && q.holds(engine, t) ? q : null;
+        if (plan == null) {
+            plan = planInsert(engine, t, ins);
+            cache.plan(plan);
+        }
+        TableDef d = plan.d();
+        int[] target = plan.target();
         int n = d.columns().size();
-        int[] target;
-        if (ins.getColumns() == null || ins.getColumns().isEmpty()) {
-            target = new int[n];
-            for (int i = 0; i < n; i++) {
-                target[i] = i;
-            }
-        } else {
-            target = new int[ins.getColumns().size()];
-            for (int i = 0; i < target.length; i++) {
-                String cn = Names.identifier(ins.getColumns().get(i).getColumnName());
-                target[i] = d.column(cn);
-                if (target[i] < 0) {
-                    throw SqlErrors.noColumn(d.name() + "." + cn);
-                }
-                for (int j = 0; j < i; j++) {
-                    if (target[j] == target[i]) {
-                        throw SqlErrors.syntax("column " + cn + " is listed twice");
-                    }
-                }
-            }
-        }
         List<Object[]> sources = new ArrayList<>();
-        Select sel = ins.getSelect();
-        if (sel instanceof net.sf.jsqlparser.statement.select.Values v) {
-            Compiler k = new Compiler(new Scope(), null);
-            ExpressionList<?> rows = v.getExpressions();
-            boolean multi = !rows.isEmpty() && rows.stream().allMatch(e -> e instanceof ExpressionList<?>);
-            List<List<Expression>> list = new ArrayList<>();
-            if (multi) {
-                for (Expression e : rows) {
-                    list.add(new ArrayList<>((ExpressionList<?>) e));
-                }
-            } else {
-                list.add(new ArrayList<>(rows));
-            }
-            for (List<Expression> r : list) {
-                if (r.size() != target.length) {
-                    throw SqlErrors.syntax("INSERT into " + d.name() + " gives " + r.size() + " values for "
-                            + target.length + " columns");
-                }
-                Object[] vals = new Object[r.size()];
+        if (plan.values() != null) {
+            Object[] none = new Object[0];
+            for (Expr[] r : plan.values()) {
+                Object[] vals = new Object[r.length];
                 for (int i = 0; i < vals.length; i++) {
-                    vals[i] = k.compile(r.get(i)).eval(new Object[0], params);
+                    vals[i] = r[i].eval(none, params);
                 }
                 sources.add(vals);
             }
-        } else if (sel != null) {
-            Result q = Query.run(engine, t, sel, params, false);
+        } else {
+            Result q = Query.run(engine, t, ins.getSelect(), params, false);
             if (q.labels().size() != target.length) {
                 throw SqlErrors.syntax("INSERT into " + d.name() + " selects " + q.labels().size() + " columns for "
                         + target.length);
             }
             sources.addAll(q.rows());
-        } else {
-            throw SqlErrors.unsupported("this form of INSERT");
         }
         Database db = engine.database(t, d.dataName(), false);
         List<Object[]> generated = new ArrayList<>();
@@ -164,6 +155,66 @@ final class Dml {
             Indexes.add(t, engine, d, rows.get(i), keys.get(i));
         }
         return new Result(null, null, List.of(), sources.size(), generated);
+    }
+
+    private static InsertPlan planInsert(Engine engine, Transaction t, Insert ins) throws SQLException {
+        if (ins.getDuplicateUpdateSets() != null || ins.getSetUpdateSets() != null || ins.getReturningClause() != null) {
+            throw SqlErrors.unsupported("INSERT ... ON DUPLICATE KEY / SET / RETURNING (the upsert form is ON CONFLICT)");
+        }
+        TableDef d = table(engine, t, ins.getTable());
+        int n = d.columns().size();
+        int[] target;
+        if (ins.getColumns() == null || ins.getColumns().isEmpty()) {
+            target = new int[n];
+            for (int i = 0; i < n; i++) {
+                target[i] = i;
+            }
+        } else {
+            target = new int[ins.getColumns().size()];
+            for (int i = 0; i < target.length; i++) {
+                String cn = Names.identifier(ins.getColumns().get(i).getColumnName());
+                target[i] = d.column(cn);
+                if (target[i] < 0) {
+                    throw SqlErrors.noColumn(d.name() + "." + cn);
+                }
+                for (int j = 0; j < i; j++) {
+                    if (target[j] == target[i]) {
+                        throw SqlErrors.syntax("column " + cn + " is listed twice");
+                    }
+                }
+            }
+        }
+        List<Expr[]> compiled = new ArrayList<>();
+        Select sel = ins.getSelect();
+        if (sel instanceof net.sf.jsqlparser.statement.select.Values v) {
+            Compiler k = new Compiler(new Scope(), null);
+            ExpressionList<?> rows = v.getExpressions();
+            boolean multi = !rows.isEmpty() && rows.stream().allMatch(e -> e instanceof ExpressionList<?>);
+            List<List<Expression>> list = new ArrayList<>();
+            if (multi) {
+                for (Expression e : rows) {
+                    list.add(new ArrayList<>((ExpressionList<?>) e));
+                }
+            } else {
+                list.add(new ArrayList<>(rows));
+            }
+            for (List<Expression> r : list) {
+                if (r.size() != target.length) {
+                    throw SqlErrors.syntax("INSERT into " + d.name() + " gives " + r.size() + " values for "
+                            + target.length + " columns");
+                }
+                Expr[] vals = new Expr[r.size()];
+                for (int i = 0; i < vals.length; i++) {
+                    vals[i] = k.compile(r.get(i));
+                }
+                compiled.add(vals);
+            }
+        } else if (sel != null) {
+            compiled = null;
+        } else {
+            throw SqlErrors.unsupported("this form of INSERT");
+        }
+        return new InsertPlan(d, d.name(), target, compiled == null ? null : List.copyOf(compiled));
     }
 
     /**
@@ -323,28 +374,27 @@ final class Dml {
     }
 
     static Result update(Engine engine, Transaction t, Update u, Object[] params) throws SQLException {
-        if (u.getJoins() != null && !u.getJoins().isEmpty() || u.getFromItem() != null) {
-            throw SqlErrors.unsupported("UPDATE with FROM or JOIN");
+        return update(engine, t, u, params, new Prepared(u));
+    }
+
+    /** The compiled part of an UPDATE. */
+    record UpdatePlan(TableDef d, String name, List<Integer> cols, List<Expr> values, Expr where, Access a) {
+        boolean holds(Engine engine, Transaction t) {
+            return engine.table(t, name) == d;
         }
-        TableDef d = table(engine, t, u.getTable());
-        String alias = u.getTable().getAlias() == null ? d.name() : Names.identifier(u.getTable().getAlias().getName());
-        Scope scope = new Scope();
-        scope.add(alias, d);
-        Compiler k = new Compiler(scope, null);
-        List<Integer> cols = new ArrayList<>();
-        List<Expr> values = new ArrayList<>();
-        for (UpdateSet s : u.getUpdateSets()) {
-            if (s.getColumns().size() != s.getValues().size()) {
-                throw SqlErrors.syntax("UPDATE SET lists " + s.getColumns().size() + " columns and " + s.getValues().size()
-                        + " values");
-            }
-            for (int i = 0; i < s.getColumns().size(); i++) {
-                cols.add(scope.resolve(s.getColumns().get(i)));
-                values.add(k.compile(s.getValues().get(i)));
-            }
+    }
+
+    static Result update(Engine engine, Transaction t, Update u, Object[] params, Prepared cache) throws SQLException {
+        UpdatePlan plan = cache.plan() instanceof UpdatePlan q && q.holds(engine, t) ? q : null;
+        if (plan == null) {
+            plan = planUpdate(engine, t, u);
+            cache.plan(plan);
         }
-        Expr where = u.getWhere() == null ? null : k.compile(u.getWhere());
-        Access a = Access.plan(d, alias, u.getWhere(), k);
+        TableDef d = plan.d();
+        List<Integer> cols = plan.cols();
+        List<Expr> values = plan.values();
+        Expr where = plan.where();
+        Access a = plan.a();
         Database db = engine.database(t, d.dataName(), false);
         List<byte[]> keys = new ArrayList<>();
         List<Object[]> rows = new ArrayList<>();
@@ -407,17 +457,25 @@ final class Dml {
     }
 
     static Result delete(Engine engine, Transaction t, Delete del, Object[] params) throws SQLException {
-        if (del.getJoins() != null && !del.getJoins().isEmpty() || del.getUsingList() != null && !del.getUsingList().isEmpty()
-                || del.getTables() != null && del.getTables().size() > 1 || del.getLimit() != null) {
-            throw SqlErrors.unsupported("DELETE with JOIN, USING, several tables or LIMIT");
+        return delete(engine, t, del, params, new Prepared(del));
+    }
+
+    /** The compiled part of a DELETE. */
+    record DeletePlan(TableDef d, String name, Expr where, Access a) {
+        boolean holds(Engine engine, Transaction t) {
+            return engine.table(t, name) == d;
         }
-        TableDef d = table(engine, t, del.getTable());
-        String alias = del.getTable().getAlias() == null ? d.name() : Names.identifier(del.getTable().getAlias().getName());
-        Scope scope = new Scope();
-        scope.add(alias, d);
-        Compiler k = new Compiler(scope, null);
-        Expr where = del.getWhere() == null ? null : k.compile(del.getWhere());
-        Access a = Access.plan(d, alias, del.getWhere(), k);
+    }
+
+    static Result delete(Engine engine, Transaction t, Delete del, Object[] params, Prepared cache) throws SQLException {
+        DeletePlan plan = cache.plan() instanceof DeletePlan q && q.holds(engine, t) ? q : null;
+        if (plan == null) {
+            plan = planDelete(engine, t, del);
+            cache.plan(plan);
+        }
+        TableDef d = plan.d();
+        Expr where = plan.where();
+        Access a = plan.a();
         Database db = engine.database(t, d.dataName(), false);
         List<byte[]> keys = new ArrayList<>();
         List<Object[]> rows = new ArrayList<>();
@@ -433,5 +491,46 @@ final class Dml {
             db.delete(t, keys.get(r));
         }
         return Result.update(keys.size());
+    }
+
+    private static UpdatePlan planUpdate(Engine engine, Transaction t, Update u) throws SQLException {
+        if (u.getJoins() != null && !u.getJoins().isEmpty() || u.getFromItem() != null) {
+            throw SqlErrors.unsupported("UPDATE with FROM or JOIN");
+        }
+        TableDef d = table(engine, t, u.getTable());
+        String alias = u.getTable().getAlias() == null ? d.name() : Names.identifier(u.getTable().getAlias().getName());
+        Scope scope = new Scope();
+        scope.add(alias, d);
+        Compiler k = new Compiler(scope, null);
+        List<Integer> cols = new ArrayList<>();
+        List<Expr> values = new ArrayList<>();
+        for (UpdateSet s : u.getUpdateSets()) {
+            if (s.getColumns().size() != s.getValues().size()) {
+                throw SqlErrors.syntax("UPDATE SET lists " + s.getColumns().size() + " columns and " + s.getValues().size()
+                        + " values");
+            }
+            for (int i = 0; i < s.getColumns().size(); i++) {
+                cols.add(scope.resolve(s.getColumns().get(i)));
+                values.add(k.compile(s.getValues().get(i)));
+            }
+        }
+        Expr where = u.getWhere() == null ? null : k.compile(u.getWhere());
+        Access a = Access.plan(d, alias, u.getWhere(), k);
+        return new UpdatePlan(d, d.name(), List.copyOf(cols), List.copyOf(values), where, a);
+    }
+
+    private static DeletePlan planDelete(Engine engine, Transaction t, Delete del) throws SQLException {
+        if (del.getJoins() != null && !del.getJoins().isEmpty() || del.getUsingList() != null && !del.getUsingList().isEmpty()
+                || del.getTables() != null && del.getTables().size() > 1 || del.getLimit() != null) {
+            throw SqlErrors.unsupported("DELETE with JOIN, USING, several tables or LIMIT");
+        }
+        TableDef d = table(engine, t, del.getTable());
+        String alias = del.getTable().getAlias() == null ? d.name() : Names.identifier(del.getTable().getAlias().getName());
+        Scope scope = new Scope();
+        scope.add(alias, d);
+        Compiler k = new Compiler(scope, null);
+        Expr where = del.getWhere() == null ? null : k.compile(del.getWhere());
+        Access a = Access.plan(d, alias, del.getWhere(), k);
+        return new DeletePlan(d, d.name(), where, a);
     }
 }

@@ -61,13 +61,42 @@ public final class Engine {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The table {@code name}, or null. */
+    /** A decoded table definition and the schema entry it was decoded from. */
+    private record Known(byte[] key, byte[] entry, TableDef def) {
+    }
+
+    /** The definitions last read, by table name; each is reused while its schema entry is unchanged. */
+    private final Map<String, Known> known = new ConcurrentHashMap<>();
+
+    /**
+     * The table {@code name}, or null. The schema entry is read in {@code t} every time (its
+     * lock is what orders this statement against DDL of any process), but decoded only when it
+     * differs from the one last seen: an unchanged table yields the very same {@link TableDef}
+     * object, which is how a prepared statement knows its compiled plan still holds.
+     */
     TableDef table(Transaction t, String name) {
         if (schema == null) {
             return null;
         }
-        byte[] b = schema.get(t, key("t/" + name));
-        return b == null ? null : SchemaCodec.decode(b, name);
+        Known k = known.get(name);
+        byte[] key = k != null ? k.key() : key("t/" + name);
+        Object got = schema.get(t, key, v -> k != null && v.equals(ByteBuffer.wrap(k.entry())) ? k : copy(v));
+        if (got == null) {
+            return null;
+        }
+        if (got == k) {
+            return k.def();
+        }
+        byte[] entry = (byte[]) got;
+        TableDef d = SchemaCodec.decode(entry, name);
+        known.put(name, new Known(key, entry, d));
+        return d;
+    }
+
+    private static byte[] copy(ByteBuffer v) {
+        byte[] b = new byte[v.remaining()];
+        v.duplicate().get(b);
+        return b;
     }
 
     /** Every table, read in a read-only transaction of its own (for metadata). */
@@ -80,8 +109,11 @@ public final class Engine {
         if (schema == null) {
             return out;
         }
-        for (org.libtp.db.Entry e : schema.entries(t, org.libtp.db.KeyRange.prefix(key("t/")))) {
-            out.add(SchemaCodec.decode(e.data(), new String(e.key(), StandardCharsets.UTF_8)));
+        try (org.libtp.db.CursorIterable all = schema.entries(t, org.libtp.db.KeyRange.prefix(key("t/")))) {
+            for (org.libtp.db.Entry e : all) {
+                String name = new String(e.key(), 2, e.key().length - 2, StandardCharsets.UTF_8);
+                out.add(SchemaCodec.decode(e.data(), name));
+            }
         }
         return out;
     }

@@ -36,6 +36,235 @@ final class Query {
     }
 
     static Result run(Engine engine, Transaction t, Select s, Object[] params, boolean explain) throws SQLException {
+        Plan plan = plan(engine, t, s);
+        return explain ? plan.explain() : plan.run(engine, t, params);
+    }
+
+    /**
+     * Runs {@code s} along the plan cached in {@code cache} if every table it reads still has the
+     * definition it was compiled against (read in {@code t}, so this holds for the whole
+     * statement), else compiles it anew and caches that.
+     */
+    static Result run(Engine engine, Transaction t, Select s, Object[] params, boolean explain, Prepared cache)
+            throws SQLException {
+        Plan plan = cache.plan() instanceof Plan p && p.holds(engine, t) ? p : null;
+        if (plan == null) {
+            plan = plan(engine, t, s);
+            cache.plan(plan);
+        }
+        return explain ? plan.explain() : plan.run(engine, t, params);
+    }
+
+    /**
+     * A compiled SELECT: sources resolved, expressions compiled, the access path chosen. It holds
+     * no state of an execution, so one plan serves every execution of a prepared statement while
+     * the definitions of its tables are unchanged.
+     */
+    static final class Plan {
+        private final PlainSelect p;
+        private final List<Source> sources;
+        private final List<String> names;
+        private final Scope scope;
+        private final List<Join> joins;
+        private final Aggregates aggs;
+        private final boolean grouped;
+        private final Compiler plain;
+        private final Expr where;
+        private final List<Expr> joinOn;
+        private final List<Access> joinAccess;
+        private final List<String> labels;
+        private final List<ColumnType> types;
+        private final boolean typesKnown;
+        private final List<Expr> out;
+        private final List<OrderByElement> order;
+        private final List<Expr> sortExprs;
+        private final List<Integer> sortOut;
+        private final Expr havingExpr;
+        private final List<Expr> groupBy;
+        private final Access access;
+        private final boolean reverse;
+        private final boolean sorted;
+
+        private Plan(PlainSelect p, List<Source> sources, List<String> names, Scope scope, List<Join> joins,
+                     Aggregates aggs, boolean grouped, Compiler plain, Expr where, List<Expr> joinOn,
+                     List<Access> joinAccess, List<String> labels, List<ColumnType> types, List<Expr> out,
+                     List<OrderByElement> order, List<Expr> sortExprs, List<Integer> sortOut, Expr havingExpr,
+                     List<Expr> groupBy, Access access, boolean reverse, boolean sorted) {
+            this.p = p;
+            this.sources = sources;
+            this.names = names;
+            this.scope = scope;
+            this.joins = joins;
+            this.aggs = aggs;
+            this.grouped = grouped;
+            this.plain = plain;
+            this.where = where;
+            this.joinOn = joinOn;
+            this.joinAccess = joinAccess;
+            this.labels = List.copyOf(labels);
+            this.types = java.util.Collections.unmodifiableList(new ArrayList<>(types));
+            this.typesKnown = !types.contains(null);
+            this.out = out;
+            this.order = order;
+            this.sortExprs = sortExprs;
+            this.sortOut = sortOut;
+            this.havingExpr = havingExpr;
+            this.groupBy = groupBy;
+            this.access = access;
+            this.reverse = reverse;
+            this.sorted = sorted;
+        }
+
+        /** Whether every table read still has the definition this plan was compiled against (read in {@code t}). */
+        boolean holds(Engine engine, Transaction t) {
+            for (int i = 0; i < sources.size(); i++) {
+                if (engine.table(t, names.get(i)) != sources.get(i).table()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        Result explain() {
+            StringBuilder jp = new StringBuilder();
+            for (int i = 1; i < sources.size(); i++) {
+                Source src = sources.get(i);
+                Join j = joins.get(i - 1);
+                Access ja = joinAccess.get(i - 1);
+                jp.append("; ").append(j.isLeft() ? "left join " : "join ").append(ja == null || ja.kind == Access.Kind.FULL
+                        ? "by reading " + src.table().name() + " whole" : "by " + ja.describe() + " per row");
+            }
+            String plan = access == null ? "no table" : access.describe() + (reverse ? ", backwards" : "")
+                    + (sorted || order.isEmpty() ? "" : ", then sort") + jp;
+            List<Object[]> rows = new ArrayList<>();
+            rows.add(new Object[] {plan});
+            return new Result(List.of("PLAN"), java.util.Arrays.asList((ColumnType) null), rows, -1, List.of());
+        }
+
+        Result run(Engine engine, Transaction t, Object[] params) throws SQLException {
+            // Read, join, filter.
+            List<Object[]> joined = new ArrayList<>();
+            int width = scope.width();
+            boolean forUpdate = p.getForMode() != null;
+            if (sources.isEmpty()) {
+                Object[] row = new Object[0];
+                if (where == null || Boolean.TRUE.equals(Compiler.truth(where.eval(row, params)))) {
+                    joined.add(row);
+                }
+            } else {
+                // Each inner table: looked up per outer row when its ON condition constrains its key or
+                // an index with values of the tables before it (index nested loop), else read whole once.
+                List<Inner> inner = new ArrayList<>();
+                for (int i = 1; i < sources.size(); i++) {
+                    Source src = sources.get(i);
+                    Join j = joins.get(i - 1);
+                    Access ja = joinAccess.get(i - 1);
+                    Database idb = engine.database(t, src.table().dataName(), false);
+                    inner.add(ja != null && ja.kind != Access.Kind.FULL ? new Inner(src.table(), idb, ja, null)
+                            : new Inner(src.table(), idb, null, all(engine, t, src.table(), params, forUpdate)));
+                }
+                TableDef first = sources.get(0).table();
+                Database db = engine.database(t, first.dataName(), false);
+                Tables.scan(engine, t, db, first, access, params, reverse, forUpdate, (key, row) -> {
+                    Object[] r = new Object[width];
+                    System.arraycopy(row, 0, r, 0, row.length);
+                    join(engine, t, forUpdate, r, 1, scope, joins, joinOn, inner, params, where, joined);
+                    return true;
+                });
+            }
+
+            // Group, project.
+            List<Object[]> rows;
+            List<Object[]> sortBase;
+            if (grouped) {
+                sortBase = aggs.group(joined, groupBy, params, plain);
+                Expr having = havingExpr;
+                if (having != null) {
+                    List<Object[]> kept = new ArrayList<>();
+                    for (Object[] g : sortBase) {
+                        if (Boolean.TRUE.equals(Compiler.truth(having.eval(g, params)))) {
+                            kept.add(g);
+                        }
+                    }
+                    sortBase = kept;
+                }
+            } else {
+                sortBase = joined;
+            }
+            rows = new ArrayList<>(sortBase.size());
+            for (Object[] src : sortBase) {
+                Object[] o = new Object[out.size()];
+                for (int i = 0; i < o.length; i++) {
+                    o[i] = out.get(i).eval(src, params);
+                }
+                rows.add(o);
+            }
+            if (p.getDistinct() != null) {
+                java.util.TreeSet<Object[]> seen = new java.util.TreeSet<>(Query::compareRows);
+                List<Object[]> d = new ArrayList<>();
+                List<Object[]> db = new ArrayList<>();
+                for (int i = 0; i < rows.size(); i++) {
+                    if (seen.add(rows.get(i))) {
+                        d.add(rows.get(i));
+                        db.add(sortBase.get(i));
+                    }
+                }
+                rows = d;
+                sortBase = db;
+            }
+            if (!sorted) {
+                List<Object[][]> pairs = new ArrayList<>(rows.size());
+                for (int i = 0; i < rows.size(); i++) {
+                    Object[] keys = new Object[order.size()];
+                    for (int k = 0; k < keys.length; k++) {
+                        keys[k] = sortOut.get(k) >= 0 ? rows.get(i)[sortOut.get(k)] : sortExprs.get(k).eval(sortBase.get(i), params);
+                    }
+                    pairs.add(new Object[][] {rows.get(i), keys});
+                }
+                Comparator<Object[][]> cmp = (x, y) -> {
+                    for (int k = 0; k < order.size(); k++) {
+                        OrderByElement o = order.get(k);
+                        Object a = x[1][k];
+                        Object b = y[1][k];
+                        boolean nullsFirst = o.getNullOrdering() == null ? o.isAsc()
+                                : o.getNullOrdering() == OrderByElement.NullOrdering.NULLS_FIRST;
+                        int c;
+                        if (a == null || b == null) {
+                            c = a == b ? 0 : (a == null) == nullsFirst ? -1 : 1;
+                        } else {
+                            c = sqlCompare(a, b);
+                            if (!o.isAsc()) {
+                                c = -c;
+                            }
+                        }
+                        if (c != 0) {
+                            return c;
+                        }
+                    }
+                    return 0;
+                };
+                pairs.sort(cmp);
+                rows = new ArrayList<>(pairs.size());
+                for (Object[][] pr : pairs) {
+                    rows.add(pr[0]);
+                }
+            }
+            rows = limit(p, rows, params);
+            List<ColumnType> ts = types;
+            if (!typesKnown) {
+                ts = new ArrayList<>(types);
+                for (int i = 0; i < ts.size(); i++) {
+                    if (ts.get(i) == null) {
+                        ts.set(i, inferred(rows, i));
+                    }
+                }
+            }
+            return new Result(labels, ts, rows, -1, List.of());
+        }
+        }
+
+    /** Compiles {@code s}, reading the definitions of its tables in {@code t}. */
+    static Plan plan(Engine engine, Transaction t, Select s) throws SQLException {
         if (!(s instanceof PlainSelect p)) {
             throw SqlErrors.unsupported("UNION, INTERSECT, EXCEPT, VALUES and WITH queries");
         }
@@ -44,8 +273,10 @@ final class Query {
         }
         Scope scope = new Scope();
         List<Source> sources = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         if (p.getFromItem() != null) {
             sources.add(source(engine, t, p.getFromItem()));
+            names.add(sources.get(0).table().name());
             scope.add(sources.get(0).alias(), sources.get(0).table());
         }
         List<Join> joins = p.getJoins() == null ? List.of() : p.getJoins();
@@ -56,6 +287,7 @@ final class Query {
             }
             Source src = source(engine, t, j.getRightItem());
             sources.add(src);
+            names.add(src.table().name());
             scope.add(src.alias(), src.table());
         }
         Aggregates aggs = new Aggregates(scope.width());
@@ -155,148 +387,25 @@ final class Query {
                 }
             }
         }
-        if (explain) {
-            StringBuilder jp = new StringBuilder();
-            for (int i = 1; i < sources.size(); i++) {
-                Source src = sources.get(i);
-                Join j = joins.get(i - 1);
-                Access ja = joinAccess(sources, joins, i, plain);
-                jp.append("; ").append(j.isLeft() ? "left join " : "join ").append(ja == null || ja.kind == Access.Kind.FULL
-                        ? "by reading " + src.table().name() + " whole" : "by " + ja.describe() + " per row");
-            }
-            String plan = access == null ? "no table" : access.describe() + (reverse ? ", backwards" : "")
-                    + (sorted || order.isEmpty() ? "" : ", then sort") + jp;
-            List<Object[]> rows = new ArrayList<>();
-            rows.add(new Object[] {plan});
-            return new Result(List.of("PLAN"), java.util.Arrays.asList((ColumnType) null), rows, -1, List.of());
+        List<Access> joinAccess = new ArrayList<>();
+        for (int i = 1; i < sources.size(); i++) {
+            joinAccess.add(joinAccess(sources, joins, i, plain));
         }
-
-        // Read, join, filter.
-        List<Object[]> joined = new ArrayList<>();
-        int width = scope.width();
-        boolean forUpdate = p.getForMode() != null;
-        if (sources.isEmpty()) {
-            Object[] row = new Object[0];
-            if (where == null || Boolean.TRUE.equals(Compiler.truth(where.eval(row, params)))) {
-                joined.add(row);
-            }
-        } else {
-            // Each inner table: looked up per outer row when its ON condition constrains its key or
-            // an index with values of the tables before it (index nested loop), else read whole once.
-            List<Inner> inner = new ArrayList<>();
-            for (int i = 1; i < sources.size(); i++) {
-                Source src = sources.get(i);
-                Join j = joins.get(i - 1);
-                Access ja = joinAccess(sources, joins, i, plain);
-                Database idb = engine.database(t, src.table().dataName(), false);
-                inner.add(ja != null && ja.kind != Access.Kind.FULL ? new Inner(src.table(), idb, ja, null)
-                        : new Inner(src.table(), idb, null, all(engine, t, src.table(), params, forUpdate)));
-            }
-            TableDef first = sources.get(0).table();
-            Database db = engine.database(t, first.dataName(), false);
-            Tables.scan(engine, t, db, first, access, params, reverse, forUpdate, (key, row) -> {
-                Object[] r = new Object[width];
-                System.arraycopy(row, 0, r, 0, row.length);
-                join(engine, t, forUpdate, r, 1, scope, joins, joinOn, inner, params, where, joined);
-                return true;
-            });
-        }
-
-        // Group, project.
-        List<Object[]> rows;
-        List<Object[]> sortBase;
+        List<Expr> groupBy = new ArrayList<>();
         if (grouped) {
-            List<Expr> groupBy = new ArrayList<>();
             if (p.getGroupBy() != null) {
                 for (Object g : p.getGroupBy().getGroupByExpressionList()) {
                     groupBy.add(plain.compile((Expression) g));
                 }
             }
-            sortBase = aggs.group(joined, groupBy, params, plain);
-            Expr having = havingExpr;
-            if (having != null) {
-                List<Object[]> kept = new ArrayList<>();
-                for (Object[] g : sortBase) {
-                    if (Boolean.TRUE.equals(Compiler.truth(having.eval(g, params)))) {
-                        kept.add(g);
-                    }
-                }
-                sortBase = kept;
-            }
-        } else {
-            if (p.getHaving() != null) {
-                throw SqlErrors.syntax("HAVING without GROUP BY or aggregates");
-            }
-            sortBase = joined;
+        } else if (p.getHaving() != null) {
+            throw SqlErrors.syntax("HAVING without GROUP BY or aggregates");
         }
-        rows = new ArrayList<>(sortBase.size());
-        for (Object[] src : sortBase) {
-            Object[] o = new Object[out.size()];
-            for (int i = 0; i < o.length; i++) {
-                o[i] = out.get(i).eval(src, params);
-            }
-            rows.add(o);
+        if (p.getDistinct() != null && p.getDistinct().getOnSelectItems() != null) {
+            throw SqlErrors.unsupported("DISTINCT ON");
         }
-        if (p.getDistinct() != null) {
-            if (p.getDistinct().getOnSelectItems() != null) {
-                throw SqlErrors.unsupported("DISTINCT ON");
-            }
-            java.util.TreeSet<Object[]> seen = new java.util.TreeSet<>(Query::compareRows);
-            List<Object[]> d = new ArrayList<>();
-            List<Object[]> db = new ArrayList<>();
-            for (int i = 0; i < rows.size(); i++) {
-                if (seen.add(rows.get(i))) {
-                    d.add(rows.get(i));
-                    db.add(sortBase.get(i));
-                }
-            }
-            rows = d;
-            sortBase = db;
-        }
-        if (!sorted) {
-            List<Object[][]> pairs = new ArrayList<>(rows.size());
-            for (int i = 0; i < rows.size(); i++) {
-                Object[] keys = new Object[order.size()];
-                for (int k = 0; k < keys.length; k++) {
-                    keys[k] = sortOut.get(k) >= 0 ? rows.get(i)[sortOut.get(k)] : sortExprs.get(k).eval(sortBase.get(i), params);
-                }
-                pairs.add(new Object[][] {rows.get(i), keys});
-            }
-            Comparator<Object[][]> cmp = (x, y) -> {
-                for (int k = 0; k < order.size(); k++) {
-                    OrderByElement o = order.get(k);
-                    Object a = x[1][k];
-                    Object b = y[1][k];
-                    boolean nullsFirst = o.getNullOrdering() == null ? o.isAsc()
-                            : o.getNullOrdering() == OrderByElement.NullOrdering.NULLS_FIRST;
-                    int c;
-                    if (a == null || b == null) {
-                        c = a == b ? 0 : (a == null) == nullsFirst ? -1 : 1;
-                    } else {
-                        c = sqlCompare(a, b);
-                        if (!o.isAsc()) {
-                            c = -c;
-                        }
-                    }
-                    if (c != 0) {
-                        return c;
-                    }
-                }
-                return 0;
-            };
-            pairs.sort(cmp);
-            rows = new ArrayList<>(pairs.size());
-            for (Object[][] pr : pairs) {
-                rows.add(pr[0]);
-            }
-        }
-        rows = limit(p, rows, params);
-        for (int i = 0; i < types.size(); i++) {
-            if (types.get(i) == null) {
-                types.set(i, inferred(rows, i));
-            }
-        }
-        return new Result(labels, types, rows, -1, List.of());
+        return new Plan(p, sources, names, scope, joins, aggs, grouped, plain, where, joinOn, joinAccess, labels, types,
+                out, order, sortExprs, sortOut, havingExpr, groupBy, access, reverse, sorted);
     }
 
     /**

@@ -96,6 +96,12 @@ public final class Session {
     }
 
     public Result execute(Statement st, Object[] params) throws SQLException {
+        return execute(new Prepared(st), params);
+    }
+
+    /** Executes a prepared statement, reusing its compiled plan while the tables it uses are unchanged. */
+    public Result execute(Prepared prepared, Object[] params) throws SQLException {
+        Statement st = prepared.statement();
         if (st instanceof Commit) {
             commit();
             return Result.update(0);
@@ -122,13 +128,13 @@ public final class Session {
             if (txn == null) {
                 txn = begin(readOnly);
             }
-            return inTxn(txn, st, params, true);
+            return inTxn(txn, prepared, params, true);
         }
         for (int attempt = 1; ; attempt++) {
             Transaction t = begin(query || readOnly);
             Result r;
             try {
-                r = inTxn(t, st, params, false);
+                r = inTxn(t, prepared, params, false);
                 t.commit();
                 return r;
             } catch (SQLTransactionRollbackException e) {
@@ -161,7 +167,7 @@ public final class Session {
     }
 
     /** Runs {@code st} in {@code t}; an engine failure aborts {@code t} (and, if it is the session's, forgets it). */
-    private Result inTxn(Transaction t, Statement st, Object[] params, boolean sessions) throws SQLException {
+    private Result inTxn(Transaction t, Prepared st, Object[] params, boolean sessions) throws SQLException {
         try {
             return dispatch(t, st, params);
         } catch (SQLException e) {
@@ -199,18 +205,19 @@ public final class Session {
         throw e;
     }
 
-    private Result dispatch(Transaction t, Statement st, Object[] params) throws SQLException {
+    private Result dispatch(Transaction t, Prepared prepared, Object[] params) throws SQLException {
+        Statement st = prepared.statement();
         if (st instanceof Select s) {
-            return Query.run(engine, t, s, params, false);
+            return Query.run(engine, t, s, params, false, prepared);
         }
         if (st instanceof Insert i) {
-            return Dml.insert(engine, t, i, params);
+            return Dml.insert(engine, t, i, params, prepared);
         }
         if (st instanceof Update u) {
-            return Dml.update(engine, t, u, params);
+            return Dml.update(engine, t, u, params, prepared);
         }
         if (st instanceof Delete d) {
-            return Dml.delete(engine, t, d, params);
+            return Dml.delete(engine, t, d, params, prepared);
         }
         if (st instanceof CreateTable c) {
             return Ddl.createTable(engine, t, c);

@@ -45,10 +45,9 @@ final class Tables {
         if (t.hasRowId()) {
             return KeyCodec.encode(t.keyTypes(), t.keyDescending(), new Object[] {rowId});
         }
-        int[] pk = t.primaryKey();
-        Object[] v = new Object[pk.length];
-        for (int i = 0; i < pk.length; i++) {
-            v[i] = row[pk[i]];
+        Object[] v = new Object[t.primaryKeyLength()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = row[t.primaryKeyColumn(i)];
         }
         return KeyCodec.encode(t.keyTypes(), t.keyDescending(), v);
     }

@@ -14,38 +14,106 @@ import java.util.List;
  * the row encoding of every column (the key columns included, so a row reads back whole from
  * its data). {@code version} counts schema changes (ADD COLUMN): a row records the version it
  * was written in, and a row with fewer columns reads the newer ones as their defaults.
- *
- * @param name       upper-case unless it was quoted
- * @param tableId    the number in its database's name
- * @param version    schema version, 1 at CREATE TABLE
- * @param columns    in declaration order
- * @param primaryKey positions of the primary key columns (empty: a hidden row id)
- * @param pkDescending per primary key column
- * @param indexes    secondary indexes
+ * Immutable: the SQL layer caches a definition per table and reuses it while the schema
+ * entry it was decoded from is unchanged.
  */
-public record TableDef(String name, int tableId, int version, List<Column> columns, int[] primaryKey,
-                       boolean[] pkDescending, List<IndexDef> indexes) {
+public final class TableDef {
     /** The key type of a table without a primary key. */
     public static final ColumnType ROW_ID = ColumnType.of(SqlType.BIGINT);
 
-    public TableDef {
-        columns = List.copyOf(columns);
-        primaryKey = primaryKey.clone();
-        pkDescending = pkDescending.clone();
-        indexes = List.copyOf(indexes);
+    private final String name;
+    private final int tableId;
+    private final int version;
+    private final List<Column> columns;
+    private final int[] primaryKey;
+    private final boolean[] pkDescending;
+    private final List<IndexDef> indexes;
+    // Derived once: a definition is immutable and read by every statement that uses the table.
+    private final List<ColumnType> types;
+    private final List<ColumnType> keyTypes;
+    private final boolean[] keyDescending;
+    private final String dataName;
+    private final int identityColumn;
+
+    public TableDef(String name, int tableId, int version, List<Column> columns, int[] primaryKey,
+                    boolean[] pkDescending, List<IndexDef> indexes) {
+        this.name = name;
+        this.tableId = tableId;
+        this.version = version;
+        this.columns = List.copyOf(columns);
+        this.primaryKey = primaryKey.clone();
+        this.pkDescending = pkDescending.clone();
+        this.indexes = List.copyOf(indexes);
         if (primaryKey.length != pkDescending.length) {
             throw new IllegalArgumentException("a direction per primary key column");
         }
+        List<ColumnType> ts = new ArrayList<>(columns.size());
+        int identity = -1;
+        for (int i = 0; i < this.columns.size(); i++) {
+            ts.add(this.columns.get(i).type());
+            if (identity < 0 && this.columns.get(i).identity()) {
+                identity = i;
+            }
+        }
+        this.types = List.copyOf(ts);
+        this.identityColumn = identity;
+        if (primaryKey.length == 0) {
+            this.keyTypes = List.of(ROW_ID);
+            this.keyDescending = new boolean[1];
+        } else {
+            List<ColumnType> kt = new ArrayList<>(primaryKey.length);
+            for (int p : primaryKey) {
+                kt.add(this.columns.get(p).type());
+            }
+            this.keyTypes = List.copyOf(kt);
+            this.keyDescending = pkDescending.clone();
+        }
+        this.dataName = "sql.t" + tableId;
     }
 
-    @Override
+    /** Upper-case unless it was quoted. */
+    public String name() {
+        return name;
+    }
+
+    /** The number in its database's name. */
+    public int tableId() {
+        return tableId;
+    }
+
+    /** Schema version, 1 at CREATE TABLE. */
+    public int version() {
+        return version;
+    }
+
+    /** In declaration order. */
+    public List<Column> columns() {
+        return columns;
+    }
+
+    /** Secondary indexes. */
+    public List<IndexDef> indexes() {
+        return indexes;
+    }
+
+    /** Positions of the primary key columns (empty: a hidden row id). */
     public int[] primaryKey() {
         return primaryKey.clone();
     }
 
-    @Override
+    /** Per primary key column. */
     public boolean[] pkDescending() {
         return pkDescending.clone();
+    }
+
+    /** The number of primary key columns (0: a hidden row id). */
+    public int primaryKeyLength() {
+        return primaryKey.length;
+    }
+
+    /** Position of primary key column {@code i}. */
+    public int primaryKeyColumn(int i) {
+        return primaryKey[i];
     }
 
     public boolean hasRowId() {
@@ -54,7 +122,7 @@ public record TableDef(String name, int tableId, int version, List<Column> colum
 
     /** The database that holds the rows. */
     public String dataName() {
-        return "sql.t" + tableId;
+        return dataName;
     }
 
     /** The database that holds index {@code i}. */
@@ -72,28 +140,19 @@ public record TableDef(String name, int tableId, int version, List<Column> colum
         return -1;
     }
 
+    /** The column types (unmodifiable). */
     public List<ColumnType> types() {
-        List<ColumnType> t = new ArrayList<>(columns.size());
-        for (Column c : columns) {
-            t.add(c.type());
-        }
-        return t;
+        return types;
     }
 
     /** Types of the primary key (the row id's if none). */
     public List<ColumnType> keyTypes() {
-        if (hasRowId()) {
-            return List.of(ROW_ID);
-        }
-        List<ColumnType> t = new ArrayList<>(primaryKey.length);
-        for (int p : primaryKey) {
-            t.add(columns.get(p).type());
-        }
-        return t;
+        return keyTypes;
     }
 
+    /** Per key column (the row id's if none); shared: read it, do not change it. */
     public boolean[] keyDescending() {
-        return hasRowId() ? new boolean[1] : pkDescending.clone();
+        return keyDescending;
     }
 
     /** The index named {@code n}, or null. */
@@ -108,12 +167,7 @@ public record TableDef(String name, int tableId, int version, List<Column> colum
 
     /** The identity column's position, or -1. */
     public int identityColumn() {
-        for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).identity()) {
-                return i;
-            }
-        }
-        return -1;
+        return identityColumn;
     }
 
     public TableDef withIndexes(List<IndexDef> newIndexes) {
@@ -136,5 +190,10 @@ public record TableDef(String name, int tableId, int version, List<Column> colum
     @Override
     public int hashCode() {
         return name.hashCode() * 31 + tableId;
+    }
+
+    @Override
+    public String toString() {
+        return "TableDef[" + name + ", id " + tableId + ", version " + version + ", " + columns + "]";
     }
 }
