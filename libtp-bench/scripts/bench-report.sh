@@ -36,7 +36,9 @@
 #   ENGINES          engines of the main TPC-B runs and of OO1        "libtp notp flock fsync sqlite h2 je lmdb"
 #   SCALE1_ENGINES   engines also run at scale 1                      "libtp sqlite lmdb"   [libtp]
 #   SMALL_ENGINES    engines of the small-database runs               "libtp notp flock"   [libtp notp]
-#   PROC_ENGINES     engines run with --processes 4 --mpl 1           "libtp"
+#   PROC_ENGINES     engines run with --processes 4 --mpl 1           "libtp libtp-jdbc"   [libtp]
+#   JDBC_ENGINES     engines reached through JDBC, TPC-B scale 10 only "libtp-jdbc h2-sql"   [libtp-jdbc]
+#                    (sqlite, in ENGINES, is sqlite-jdbc: the third JDBC engine)
 #   ACCOUNTS_S10     accounts at scale 10                             1000000 (TPC-B)   [10000]
 #   ACCOUNTS_S1      accounts at scale 1                              100000 (TPC-B)    [1000]
 #   CACHE_MB         tpcb --cache-mb                                  256
@@ -58,14 +60,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 QUICK=${QUICK:-0}
 if [[ $QUICK == 1 ]]; then
   : "${SECONDS_PER_RUN:=1}" "${WARMUP:=0.5}" "${MPLS:=1 4}" "${SMALL_MPLS:=1 4}"
-  : "${SCALE1_ENGINES:=libtp}" "${SMALL_ENGINES:=libtp notp}"
+  : "${SCALE1_ENGINES:=libtp}" "${SMALL_ENGINES:=libtp notp}" "${JDBC_ENGINES:=libtp-jdbc}"
   : "${ACCOUNTS_S10:=10000}" "${ACCOUNTS_S1:=1000}" "${OO1_PARTS:=2000}" "${OO1_REPEAT:=2}" "${RAW_SECONDS:=1}"
   : "${OUT:=bench-results/$(date -u +%Y-%m-%d)-quick}"
   : "${MD:=$OUT/benchmarks.md}" "${IMG:=$OUT/img}"
 fi
 : "${SECONDS_PER_RUN:=10}" "${WARMUP:=3}" "${MPLS:=1 2 4 8}" "${SMALL_MPLS:=1 2 3 4 5 6 7 8}"
-: "${ENGINES:=libtp notp flock fsync sqlite h2 je lmdb}"
-: "${SCALE1_ENGINES:=libtp sqlite lmdb}" "${SMALL_ENGINES:=libtp notp flock}" "${PROC_ENGINES:=libtp}"
+: "${ENGINES:=libtp notp flock fsync sqlite h2 je lmdb}" "${JDBC_ENGINES:=libtp-jdbc h2-sql}"
+: "${SCALE1_ENGINES:=libtp sqlite lmdb}" "${SMALL_ENGINES:=libtp notp flock}" "${PROC_ENGINES:=libtp libtp-jdbc}"
 : "${ACCOUNTS_S10:=1000000}" "${ACCOUNTS_S1:=100000}" "${CACHE_MB:=256}"
 : "${OO1_PARTS:=20000}" "${OO1_REPEAT:=20}" "${RAW_SECONDS:=3}"
 : "${OUT:=bench-results/$(date -u +%Y-%m-%d)}"
@@ -127,7 +129,7 @@ step() {
 }
 
 multi_process() { # engines whose database several JVMs can share (TpcbStore.multiProcess)
-  case $1 in libtp | flock | sqlite | lmdb | bdb) return 0 ;; *) return 1 ;; esac
+  case $1 in libtp | libtp-jdbc | flock | sqlite | lmdb | bdb) return 0 ;; *) return 1 ;; esac
 }
 
 tpcb() { # engine scale accounts durability txn mpl processes
@@ -157,7 +159,7 @@ matrix() {
     --raw-seconds "$RAW_SECONDS" --dir "$DB/commit"
   # every durable run first: the no-sync runs write log fast, which can disturb a later force rate
   for dur in sync nosync; do
-    for e in $ENGINES $BDB_EXTRA; do
+    for e in $ENGINES $BDB_EXTRA $JDBC_ENGINES; do
       tpcb_engine "$e" 10 "$ACCOUNTS_S10" "$dur"
     done
     for e in $SCALE1_ENGINES; do
@@ -189,7 +191,7 @@ matrix() {
 matrix 2>/dev/null
 MODE=run
 SETTINGS="SECONDS_PER_RUN=$SECONDS_PER_RUN WARMUP=$WARMUP MPLS=\"$MPLS\" SMALL_MPLS=\"$SMALL_MPLS\" ENGINES=\"$ENGINES\""
-SETTINGS+=" SCALE1_ENGINES=\"$SCALE1_ENGINES\" SMALL_ENGINES=\"$SMALL_ENGINES\" PROC_ENGINES=\"$PROC_ENGINES\""
+SETTINGS+=" JDBC_ENGINES=\"$JDBC_ENGINES\" SCALE1_ENGINES=\"$SCALE1_ENGINES\" SMALL_ENGINES=\"$SMALL_ENGINES\" PROC_ENGINES=\"$PROC_ENGINES\""
 SETTINGS+=" ACCOUNTS_S10=$ACCOUNTS_S10 ACCOUNTS_S1=$ACCOUNTS_S1 CACHE_MB=$CACHE_MB OO1_PARTS=$OO1_PARTS"
 SETTINGS+=" OO1_REPEAT=$OO1_REPEAT QUICK=$QUICK BDB=${BDB:-0}"
 log "$TOTAL runs into $OUT ($SETTINGS)"

@@ -40,16 +40,18 @@ final class Charts {
     private static final int HEIGHT = 520;
 
     /** One color per engine, the same in every chart. */
-    private static final Map<String, Color> COLORS = Map.of(
-            "libtp", new Color(0xD6, 0x27, 0x28),
-            "notp", new Color(0x7F, 0x7F, 0x7F),
-            "flock", new Color(0xBC, 0xBD, 0x22),
-            "fsync", new Color(0x8C, 0x56, 0x4B),
-            "sqlite", new Color(0x1F, 0x77, 0xB4),
-            "h2", new Color(0x2C, 0xA0, 0x2C),
-            "je", new Color(0x94, 0x67, 0xBD),
-            "lmdb", new Color(0xFF, 0x7F, 0x0E),
-            "bdb", new Color(0x17, 0xBE, 0xCF));
+    private static final Map<String, Color> COLORS = Map.ofEntries(
+            Map.entry("libtp-jdbc", new Color(0xE3, 0x77, 0xC2)),
+            Map.entry("h2-sql", new Color(0x63, 0x79, 0x39)),
+            Map.entry("libtp", new Color(0xD6, 0x27, 0x28)),
+            Map.entry("notp", new Color(0x7F, 0x7F, 0x7F)),
+            Map.entry("flock", new Color(0xBC, 0xBD, 0x22)),
+            Map.entry("fsync", new Color(0x8C, 0x56, 0x4B)),
+            Map.entry("sqlite", new Color(0x1F, 0x77, 0xB4)),
+            Map.entry("h2", new Color(0x2C, 0xA0, 0x2C)),
+            Map.entry("je", new Color(0x94, 0x67, 0xBD)),
+            Map.entry("lmdb", new Color(0xFF, 0x7F, 0x0E)),
+            Map.entry("bdb", new Color(0x17, 0xBE, 0xCF)));
     private static final Color[] OTHER = {new Color(0x17, 0xBE, 0xCF), new Color(0xE3, 0x77, 0xC2),
             new Color(0x39, 0x3B, 0x79), new Color(0x63, 0x79, 0x39), new Color(0x84, 0x3C, 0x39)};
 

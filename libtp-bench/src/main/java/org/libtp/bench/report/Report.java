@@ -19,7 +19,7 @@ import java.util.TreeSet;
 
 /**
  * Builds the generated Markdown section of docs/benchmarks.md from a {@link ReportData}: machine
- * facts, the targets of issue 6 evaluated from the data, TPC-B tables and charts, the paper's
+ * facts, the targets evaluated from the data, TPC-B tables and charts, the paper's
  * ratios, OO1 tables and charts.
  */
 final class Report {
@@ -49,7 +49,7 @@ final class Report {
     private static final String INTRO = """
             <!-- Written by `java -jar libtp-bench.jar report` (org.libtp.bench.report.ReportCommand):
                  edits between these markers are lost at the next run. -->
-            ## Generated report: TPC-B and OO1 (issue 6)
+            ## Generated report: TPC-B, OO1 and JDBC
 
             Everything between the `generated` markers of this file, and the charts it shows (`docs/img/`),
             is produced by one script, run from the repository root:
@@ -64,8 +64,8 @@ final class Report {
             It builds `libtp-bench/target/libtp-bench.jar` if missing, then writes JSON lines to
             `bench-results/<date>/` (git-ignored): `machine.jsonl` (the facts below), `commit.jsonl`
             (`commit --threads 1`: the raw force rate of the disk), `tpcb.jsonl` (every engine at scale 10
-            with MPL 1, 2, 4, 8, durable then no-sync; scale 1 for libtp, sqlite and lmdb; `--processes 4
-            --mpl 1` for libtp; the paper's small database `--scale 10 --accounts 1000`, read-only and full
+            with MPL 1, 2, 4, 8, durable then no-sync, the JDBC engines libtp-jdbc and h2-sql included; scale 1
+            for libtp, sqlite and lmdb; `--processes 4 --mpl 1` for libtp and libtp-jdbc; the paper's small database `--scale 10 --accounts 1000`, read-only and full
             no-sync, MPL 1 to 8, for libtp, notp and flock) and `oo1.jsonl` (every engine, `--cold`), with the
             stderr of each command next to them. Each engine and database size has one `--dir` under the
             results directory, so each database is loaded once. It ends with `java -jar
@@ -73,7 +73,7 @@ final class Report {
             bench-results/<date>/*.jsonl`, which can be rerun alone on kept results; a later JSON line for the
             same configuration replaces an earlier one, so a redone run can be appended to the files. Settings
             (environment, defaults in brackets): `SECONDS_PER_RUN` (10), `WARMUP` (3), `MPLS` ("1 2 4 8"),
-            `SMALL_MPLS` ("1 2 3 4 5 6 7 8"), `ENGINES` (all eight), `SCALE1_ENGINES`, `SMALL_ENGINES`,
+            `SMALL_MPLS` ("1 2 3 4 5 6 7 8"), `ENGINES` (all eight), `JDBC_ENGINES`, `SCALE1_ENGINES`, `SMALL_ENGINES`,
             `PROC_ENGINES`, `ACCOUNTS_S10` and `ACCOUNTS_S1` (TPC-B scaling: 100,000 per branch), `CACHE_MB`
             (256), `OO1_PARTS` (20000), `OO1_REPEAT` (3), `OUT`, `MD`, `IMG`, `KEEP_DBS` (0: the databases are
             deleted at the end), `QUICK`; the script's header lists them all.
@@ -82,7 +82,9 @@ final class Report {
             baselines on the same access methods: `notp` (no locks, no log; the threads of the process take
             turns), `flock` (notp plus an exclusive file lock around each transaction) and `fsync` (notp plus,
             at commit, every changed page written and the data files forced); the peers `sqlite`, `h2`
-            (MVStore), `je` (Berkeley DB Java Edition) and `lmdb`. "Durable" = commits forced to disk
+            (MVStore), `je` (Berkeley DB Java Edition), `lmdb` and, with `BDB=1`, `bdb` (Berkeley DB C); through
+            JDBC and SQL: `libtp-jdbc` (LibTP's driver, prepared statements), `h2-sql` (H2's SQL engine) and
+            `sqlite` (which is sqlite-jdbc for every run). "Durable" = commits forced to disk
             (`--durability sync`; fsync always); "no-sync" = commits not forced (`--durability nosync`: libtp
             writes its log to the OS at commit; notp and flock have no log, durability `none`).
             """;
@@ -180,7 +182,7 @@ final class Report {
 
     private void targets(List<RatioRow> ratios) {
         List<Target> t = evaluate();
-        line("### Targets (issue 6)");
+        line("### Targets");
         line("");
         line("Evaluated mechanically from the result lines; \"scale 10\" and \"scale 1\" are the databases of");
         line("that scale with the most accounts among the full-transaction runs (the TPC-B database unless only");
@@ -200,7 +202,7 @@ final class Report {
         line("");
     }
 
-    /** The targets of issue 6, in the issue's order. */
+    /** The targets: TPC-B and OO1 (the benchmark issue's order), then the JDBC driver's. */
     List<Target> evaluate() {
         List<Target> out = new ArrayList<>();
         double raw = d.rawForcesPerSec();
@@ -251,7 +253,51 @@ final class Report {
                     one == null ? Double.NaN : one.txnPerSec(), "one-process txn/s"));
         }
         out.addAll(oo1Targets());
+        out.addAll(jdbcTargets(s10, at10));
         return out;
+    }
+
+    /** The JDBC driver's targets: libtp-jdbc against the JDBC peers and against libtp's record API. */
+    private List<Target> jdbcTargets(Shape s10, String at10) {
+        List<Target> out = new ArrayList<>();
+        Tpcb sync8 = d.find("libtp-jdbc", s10, "full", "sync", 8, 1);
+        Tpcb bestSync = bestOf(ReportData.JDBC_PEERS, s10, "sync", 8);
+        out.add(atLeast("JDBC: TPC-B " + at10 + ", durable, MPL 8: libtp-jdbc ≥ 3 × the best JDBC peer (sqlite, h2-sql)",
+                sync8, 3, bestSync == null ? Double.NaN : bestSync.txnPerSec(),
+                bestSync == null ? "best JDBC peer txn/s" : bestSync.engine() + " txn/s"));
+        Tpcb nosync1 = d.find("libtp-jdbc", s10, "full", "nosync", 1, 1);
+        Tpcb bestNosync = bestOf(ReportData.JDBC_PEERS, s10, "nosync", 1);
+        out.add(atLeast("JDBC: TPC-B " + at10 + ", no-sync, MPL 1: libtp-jdbc ≥ 1.5 × the best JDBC peer (sqlite, h2-sql)",
+                nosync1, 1.5, bestNosync == null ? Double.NaN : bestNosync.txnPerSec(),
+                bestNosync == null ? "best JDBC peer txn/s" : bestNosync.engine() + " txn/s"));
+        Tpcb record1 = d.find("libtp", s10, "full", "nosync", 1, 1);
+        out.add(atLeast("JDBC: TPC-B " + at10 + ", no-sync, MPL 1: libtp-jdbc ≥ 0.5 × libtp through the record API",
+                nosync1, 0.5, record1 == null ? Double.NaN : record1.txnPerSec(), "libtp txn/s"));
+        List<Tpcb> multi = d.tpcbSorted().stream()
+                .filter(t -> t.engine().equals("libtp-jdbc") && t.processes() > 1).toList();
+        if (multi.isEmpty()) {
+            out.add(new Target("JDBC: TPC-B libtp-jdbc `--processes 4` works and keeps the invariant", NO_DATA,
+                    "commits in every process, invariant holds", NO_DATA));
+        }
+        for (Tpcb m : multi) {
+            boolean ok = m.commits() > 0 && Boolean.TRUE.equals(m.invariantOk());
+            out.add(new Target("JDBC: TPC-B scale " + m.scale() + ", " + (m.durable() ? "durable" : "no-sync")
+                    + ": libtp-jdbc " + m.processes() + " processes × MPL " + m.mpl() + " work and keep the invariant",
+                    Fmt.rate(m.txnPerSec()) + " txn/s, invariant " + (m.invariantOk() == null ? "not checked"
+                            : m.invariantOk() ? "holds" : "BROKEN"), "commits, invariant holds", ok ? PASS : MISS));
+        }
+        return out;
+    }
+
+    private Tpcb bestOf(List<String> engines, Shape shape, String durability, int mpl) {
+        Tpcb best = null;
+        for (String e : engines) {
+            Tpcb p = d.find(e, shape, "full", durability, mpl, 1);
+            if (p != null && (best == null || p.txnPerSec() > best.txnPerSec())) {
+                best = p;
+            }
+        }
+        return best;
     }
 
     private static Target atLeast(String name, Tpcb measured, double factor, double reference, String refName) {

@@ -23,9 +23,12 @@ import java.util.Map;
 final class ReportData {
 
     /** Engine order of the reports: the paper's four, then the peers. */
-    static final List<String> ENGINES = List.of("libtp", "notp", "flock", "fsync", "sqlite", "h2", "je", "lmdb", "bdb");
+    static final List<String> ENGINES = List.of("libtp", "notp", "flock", "fsync", "sqlite", "h2", "je", "lmdb", "bdb",
+            "libtp-jdbc", "h2-sql");
     /** The peers (other embedded stores), as opposed to libtp and its three baselines. */
     static final List<String> PEERS = List.of("sqlite", "h2", "je", "lmdb", "bdb");
+    /** The peers reached through JDBC and SQL (sqlite is sqlite-jdbc; h2-sql is H2's SQL engine). */
+    static final List<String> JDBC_PEERS = List.of("sqlite", "h2-sql");
     /** OO1 test order. */
     static final List<String> TESTS = List.of("lookup", "forward", "backward", "insert");
 

@@ -59,6 +59,13 @@ class ReportCommandTest {
         l.add(tpcb("flock", "none", "full", 1, 1, s, a, 10500, 0));
         l.add(tpcb("sqlite", "nosync", "full", 1, 1, s, a, 5000, 0));
         l.add(tpcb("lmdb", "nosync", "full", 1, 1, s, a, 4000, 0));
+        // JDBC: durable MPL 8 1900 < 3 x the best JDBC peer 650 (MISS); no-sync MPL 1 8000 >= 1.5 x sqlite 5000
+        // and >= 0.5 x libtp 10000 (both PASS); 4 processes work
+        l.add(tpcb("libtp-jdbc", "sync", "full", 8, 1, s, a, 1900, 0));
+        l.add(tpcb("h2-sql", "sync", "full", 8, 1, s, a, 650, 0));
+        l.add(tpcb("libtp-jdbc", "nosync", "full", 1, 1, s, a, 8000, 0));
+        l.add(tpcb("h2-sql", "nosync", "full", 1, 1, s, a, 3000, 0));
+        l.add(tpcb("libtp-jdbc", "nosync", "full", 1, 4, s, a, 5000, 3));
         // scale 1, durable MPL 8: 1500 < 2 x 1000: MISS
         l.add(tpcb("libtp", "sync", "full", 8, 1, 1, 100_000, 1500, 0));
         // the paper's small database, read-only, with an invariant violation to show
@@ -175,7 +182,14 @@ class ReportCommandTest {
         assertTrue(targetRow(s, "OO1 lookup, cold").endsWith("| **PASS** |"), s);
         assertTrue(targetRow(s, "OO1 lookup, warm").endsWith("| **MISS** |"), s);
         assertTrue(targetRow(s, "OO1 forward, warm").endsWith("| **PASS** |"), s);
-        assertTrue(s.contains("8 PASS, 4 MISS, 0 without data."), s);
+        String jdbcSync = targetRow(s, "JDBC: TPC-B scale 10 (1,000,000 accounts), durable, MPL 8");
+        assertTrue(jdbcSync.contains("(3 × 650 h2-sql txn/s)") && jdbcSync.endsWith("| **MISS** |"), jdbcSync);
+        String jdbcPeer = targetRow(s, "no-sync, MPL 1: libtp-jdbc ≥ 1.5 × the best JDBC peer");
+        assertTrue(jdbcPeer.contains("(1.5 × 5,000 sqlite txn/s)") && jdbcPeer.endsWith("| **PASS** |"), jdbcPeer);
+        String jdbcRecord = targetRow(s, "libtp-jdbc ≥ 0.5 × libtp through the record API");
+        assertTrue(jdbcRecord.contains("(0.80 ×)") && jdbcRecord.endsWith("| **PASS** |"), jdbcRecord);
+        assertTrue(targetRow(s, "libtp-jdbc 4 processes × MPL 1 work").endsWith("| **PASS** |"), s);
+        assertTrue(s.contains("11 PASS, 5 MISS, 0 without data."), s);
 
         // charts: written, non-empty PNGs, linked relative to the Markdown file
         for (String png : List.of("tpcb-s10-a1000000-full-sync.png", "tpcb-s10-a1000000-full-nosync.png",
@@ -204,7 +218,7 @@ class ReportCommandTest {
         assertTrue(s.startsWith(before + Report.BEGIN + "\n"), s);
         assertTrue(s.endsWith(Report.END + "\n" + after), s);
         assertFalse(s.contains("old generated text"), s);
-        assertTrue(s.contains("### Targets (issue 6)"), s);
+        assertTrue(s.contains("### Targets"), s);
         assertTrue(Files.size(dir.resolve("img/tpcb-ratio-notp.png")) > 0, "--img defaults to img/ next to the file");
 
         // a second run replaces its own section: still one, still the text around it
