@@ -12,6 +12,7 @@ public final class Transaction implements AutoCloseable {
     final Environment env;
     final org.libtp.core.txn.Transaction txn;
     final boolean readOnly;
+    private Object attachment;
 
     Transaction(Environment env, org.libtp.core.txn.Transaction txn, boolean readOnly) {
         this.env = env;
@@ -29,6 +30,20 @@ public final class Transaction implements AutoCloseable {
 
     public boolean isActive() {
         return !txn.isFinished();
+    }
+
+    /**
+     * The object a layer above attached to this transaction (Berkeley DB's {@code app_private}),
+     * or null: state that lives exactly as long as the transaction, such as what a SQL layer has
+     * already read and locked in it. Not shared with other processes; not logged.
+     */
+    public Object attachment() {
+        return attachment;
+    }
+
+    /** Attaches {@code o} (null detaches); see {@link #attachment()}. */
+    public void attach(Object o) {
+        attachment = o;
     }
 
     /** What this transaction's commit waits for. */

@@ -139,6 +139,13 @@ final class Dml {
         if (ins.getConflictAction() != null) {
             return upsert(engine, t, ins, d, db, rows, keys, generated, params);
         }
+        if (keys.size() == 1 && !d.hasRowId() && d.indexes().isEmpty()) {
+            // One row, nothing else to check: the existence test and the write are one descent.
+            if (!db.putIfAbsent(t, keys.get(0), Tables.encode(d, rows.get(0)))) {
+                throw SqlErrors.duplicate("duplicate primary key " + keyText(d, rows.get(0)) + " in table " + d.name());
+            }
+            return new Result(null, null, List.of(), 1, generated);
+        }
         // Every check before the first write: a failed statement leaves its transaction as it was.
         java.util.Set<java.nio.ByteBuffer> seen = new java.util.HashSet<>();
         for (int i = 0; i < keys.size(); i++) {
@@ -382,6 +389,75 @@ final class Dml {
         boolean holds(Engine engine, Transaction t) {
             return engine.table(t, name) == d;
         }
+
+        /**
+         * One row by its whole primary key, which the SET list leaves alone, in a table without
+         * secondary indexes: read, changed and written back in one B-tree descent.
+         */
+        boolean inPlace() {
+            if (a.kind != Access.Kind.POINT || !d.indexes().isEmpty()) {
+                return false;
+            }
+            for (int i = 0; i < d.primaryKeyLength(); i++) {
+                if (cols.contains(d.primaryKeyColumn(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** Carries a statement's SQLException out of a record change (which takes no checked exception). */
+    private static final class Failed extends RuntimeException {
+        Failed(SQLException e) {
+            super(e.getMessage(), e, false, false);
+        }
+    }
+
+    /** The row matched its key but not the rest of WHERE: nothing is written. */
+    private static final class NotMatched extends RuntimeException {
+        NotMatched() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static Result updateInPlace(Engine engine, Transaction t, UpdatePlan plan, Object[] params)
+            throws SQLException {
+        TableDef d = plan.d();
+        byte[] key = plan.a().pointKey(new Object[0], params);
+        if (key == null) {
+            return Result.update(0);
+        }
+        Database db = engine.database(t, d.dataName(), false);
+        List<Integer> cols = plan.cols();
+        List<Expr> values = plan.values();
+        Expr where = plan.where();
+        try {
+            // The change runs while the page is latched: decoding, expressions and encoding only,
+            // no call into the database. An exception thrown from it changes nothing.
+            byte[] written = db.update(t, key, data -> {
+                try {
+                    Object[] old = Tables.decode(d, data);
+                    if (where != null && !Boolean.TRUE.equals(Compiler.truth(where.eval(old, params)))) {
+                        throw new NotMatched();
+                    }
+                    Object[] row = old.clone();
+                    for (int i = 0; i < cols.size(); i++) {
+                        Column c = d.columns().get(cols.get(i));
+                        row[cols.get(i)] = Values.convert(values.get(i).eval(old, params), c.type(), c.name());
+                    }
+                    checkNotNull(d, row);
+                    return Tables.encode(d, row);
+                } catch (SQLException e) {
+                    throw new Failed(e);
+                }
+            });
+            return Result.update(written == null ? 0 : 1);
+        } catch (NotMatched e) {
+            return Result.update(0);
+        } catch (Failed e) {
+            throw (SQLException) e.getCause();
+        }
     }
 
     static Result update(Engine engine, Transaction t, Update u, Object[] params, Prepared cache) throws SQLException {
@@ -389,6 +465,9 @@ final class Dml {
         if (plan == null) {
             plan = planUpdate(engine, t, u);
             cache.plan(plan);
+        }
+        if (plan.inPlace()) {
+            return updateInPlace(engine, t, plan, params);
         }
         TableDef d = plan.d();
         List<Integer> cols = plan.cols();

@@ -18,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The SQL layer over one open {@link Environment}, shared by every connection of this JVM to it.
  * The schema is a B-tree database {@code sql.schema} ({@code t/NAME} → the table definition,
- * {@code next-id} → the next table and index number), read inside each statement's transaction,
+ * {@code next-id} → the next table and index number, {@code version} → a number every DDL
+ * transaction increments), read inside each statement's transaction,
  * so DDL commits and rolls back with it and every process sees the same schema; sequences (row
  * ids, identity columns) are in {@code sql.seq}, handed out in blocks by short transactions of
  * their own, so that inserters do not queue on one counter (values lost with a block are gaps,
@@ -61,36 +62,92 @@ public final class Engine {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** A decoded table definition and the schema entry it was decoded from. */
-    private record Known(byte[] key, byte[] entry, TableDef def) {
+    /** A decoded table definition, the schema entry it was decoded from and the schema version it held at. */
+    private record Known(byte[] key, byte[] entry, TableDef def, long version) {
     }
 
     /** The definitions last read, by table name; each is reused while its schema entry is unchanged. */
     private final Map<String, Known> known = new ConcurrentHashMap<>();
 
+    /** What a transaction has read of the schema (and holds locked): the version and the definitions used. */
+    private static final class ReadInTxn {
+        long version = -1;
+        /** The transaction changed the schema: what it reads is its own, not for the shared cache. */
+        boolean changed;
+        final Map<String, TableDef> defs = new java.util.HashMap<>();
+    }
+
+    private static ReadInTxn readInTxn(Transaction t) {
+        if (t.attachment() instanceof ReadInTxn r) {
+            return r;
+        }
+        ReadInTxn r = new ReadInTxn();
+        t.attach(r);
+        return r;
+    }
+
     /**
-     * The table {@code name}, or null. The schema entry is read in {@code t} every time (its
-     * lock is what orders this statement against DDL of any process), but decoded only when it
-     * differs from the one last seen: an unchanged table yields the very same {@link TableDef}
-     * object, which is how a prepared statement knows its compiled plan still holds.
+     * The table {@code name}, or null. A transaction reads the schema version ({@code version},
+     * bumped by every DDL in the DDL's own transaction) once, and with it holds a read lock that
+     * orders it against DDL of any process until it ends; a definition cached at that version is
+     * used without reading its entry. An entry read anew is decoded only if it differs from the
+     * one last seen, so an unchanged table keeps yielding the very same {@link TableDef} object:
+     * that is how a prepared statement knows its compiled plan still holds.
      */
     TableDef table(Transaction t, String name) {
         if (schema == null) {
             return null;
         }
+        ReadInTxn r = readInTxn(t);
+        TableDef d = r.defs.get(name);
+        if (d != null) {
+            return d;
+        }
+        if (r.version < 0) {
+            byte[] v = schema.get(t, VERSION);
+            r.version = v == null ? 0 : ByteBuffer.wrap(v).getLong();
+        }
         Known k = known.get(name);
+        if (k != null && k.version() == r.version && !r.changed) {
+            d = k.def();
+        } else {
+            d = readTable(t, name, k, r);
+        }
+        if (d != null) {
+            r.defs.put(name, d);
+        }
+        return d;
+    }
+
+    private static final byte[] VERSION = key("version");
+
+    private TableDef readTable(Transaction t, String name, Known k, ReadInTxn r) {
         byte[] key = k != null ? k.key() : key("t/" + name);
         Object got = schema.get(t, key, v -> k != null && v.equals(ByteBuffer.wrap(k.entry())) ? k : copy(v));
         if (got == null) {
             return null;
         }
-        if (got == k) {
-            return k.def();
+        Known now = got == k ? k : new Known(key, (byte[]) got, SchemaCodec.decode((byte[]) got, name), r.version);
+        if (!r.changed) {
+            known.put(name, now.version() == r.version ? now : new Known(key, now.entry(), now.def(), r.version));
         }
-        byte[] entry = (byte[]) got;
-        TableDef d = SchemaCodec.decode(entry, name);
-        known.put(name, new Known(key, entry, d));
-        return d;
+        return now.def();
+    }
+
+    /**
+     * The transaction changes table {@code name}'s definition: the schema version is bumped (once
+     * per transaction, before the entry is written, so every cached definition stops holding when
+     * it commits) and later statements of the transaction read the entry anew.
+     */
+    private void changing(Transaction t, String name) {
+        ReadInTxn r = readInTxn(t);
+        if (!r.changed) {
+            byte[] v = schema.getForUpdate(t, VERSION);
+            long next = (v == null ? 0 : ByteBuffer.wrap(v).getLong()) + 1;
+            schema.put(t, VERSION, ByteBuffer.allocate(8).putLong(next).array());
+            r.changed = true;
+        }
+        r.defs.remove(name);
     }
 
     private static byte[] copy(ByteBuffer v) {
@@ -119,10 +176,12 @@ public final class Engine {
     }
 
     void putTable(Transaction t, TableDef d) {
+        changing(t, d.name());
         schema.put(t, key("t/" + d.name()), SchemaCodec.encode(d));
     }
 
     void removeTable(Transaction t, String name) {
+        changing(t, name);
         schema.delete(t, key("t/" + name));
     }
 

@@ -16,7 +16,16 @@
  *       secondary index range, or full scan; for the inner tables of a join, with values of the
  *       tables before it (index nested loop). {@code Tables} reads along it; {@code Query},
  *       {@code Dml}, {@code Ddl} run the statements; {@code Indexes} keeps secondary indexes.</li>
+ *   <li>{@code Prepared}: a prepared statement's parse tree and compiled plan, reused while the
+ *       definitions of its tables are the very objects it was compiled against.</li>
  * </ul>
+ *
+ * <h2>Schema reads and plan reuse</h2>
+ * A transaction reads the schema's {@code version} entry once (a read lock held to its end, so
+ * no DDL of any process commits meanwhile) and then takes table definitions from a per-JVM cache
+ * filled at that version; a DDL transaction increments {@code version} before its first change
+ * and keeps what it reads out of the cache (its changes may roll back). A definition read anew
+ * whose entry is unchanged is the same object as before, so plans compiled against it hold.
  *
  * <h2>Invariants</h2>
  * <ul>
@@ -28,7 +37,9 @@
  *       nothing and its transaction can go on; a failure after a write ends the transaction.</li>
  *   <li>Locking is the record API's: two-phase page locks on the table and index B-trees, so
  *       every transaction is serializable, across threads and processes. UPDATE and DELETE read
- *       with write locks ({@code getForUpdate}), so two of them do not deadlock on an upgrade.</li>
+ *       with write locks ({@code getForUpdate}), so two of them do not deadlock on an upgrade;
+ *       an UPDATE of one row by its whole key, in a table without indexes and leaving the key
+ *       alone, reads, changes and writes it in one descent ({@code Database.update}).</li>
  *   <li>An access path only narrows what is read: the whole WHERE clause is applied to every row
  *       it yields, so a conservative bound (an inexact literal, a NULL) is never wrong.</li>
  * </ul>
