@@ -55,6 +55,51 @@ class IndexTest extends SqlTestBase {
     }
 
     @Test
+    void orderByFromTheKeyOrAnIndexAndParenthesizedConditionsArePlanned() throws SQLException {
+        run("CREATE TABLE q (id INT PRIMARY KEY, a INT, b VARCHAR(5), c BIGINT)");
+        run("CREATE INDEX q_a ON q (a)");
+        run("CREATE INDEX q_bc ON q (b, c DESC)");
+        Random rnd = new Random(11);
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO q VALUES (?, ?, ?, ?)")) {
+            for (int i = 0; i < 200; i++) {
+                p.setInt(1, i);
+                p.setObject(2, rnd.nextInt(8) == 0 ? null : rnd.nextInt(20));
+                p.setString(3, "b" + rnd.nextInt(4));
+                p.setLong(4, rnd.nextInt(50) - 25);
+                p.addBatch();
+            }
+            p.executeBatch();
+        }
+        // Each query, its plan, and the same query made unplannable (+ 0, || ''): same rows, same order.
+        String[][] shapes = {
+            {"SELECT id, a FROM q WHERE a > 5 ORDER BY a, id", "index Q_A range of Q (A bounded)",
+                "SELECT id, a FROM q WHERE a + 0 > 5 ORDER BY a, id"},
+            {"SELECT id, a FROM q WHERE a >= 3 ORDER BY a DESC, id DESC", "index Q_A range of Q (A bounded), backwards",
+                "SELECT id, a FROM q WHERE a + 0 >= 3 ORDER BY a DESC, id DESC"},
+            {"SELECT id, c FROM q WHERE b = 'b2' ORDER BY c DESC, id", "index Q_BC range of Q (B equal)",
+                "SELECT id, c FROM q WHERE b || '' = 'b2' ORDER BY c DESC, id"},
+            {"SELECT id, c FROM q WHERE b = 'b1' ORDER BY c, id DESC", "index Q_BC range of Q (B equal), backwards",
+                "SELECT id, c FROM q WHERE b || '' = 'b1' ORDER BY c, id DESC"},
+            {"SELECT id FROM q WHERE (id >= 150) ORDER BY id DESC", "primary key range of Q (ID bounded), backwards",
+                "SELECT id FROM q WHERE id + 0 >= 150 ORDER BY id DESC"},
+            {"SELECT id FROM q WHERE ((a = 4) AND (id > 10)) ORDER BY id", "index Q_A range of Q (A equal)",
+                "SELECT id FROM q WHERE a + 0 = 4 AND id + 0 > 10 ORDER BY id"},
+            {"SELECT id FROM q WHERE (id = 7)", "primary key lookup of Q (ID)", "SELECT id FROM q WHERE id + 0 = 7"},
+            {"SELECT id, a FROM q WHERE a > 5 ORDER BY a NULLS LAST, id", "index Q_A range of Q (A bounded), then sort",
+                "SELECT id, a FROM q WHERE a + 0 > 5 ORDER BY a NULLS LAST, id"},
+            {"SELECT id, a FROM q WHERE a > 5 ORDER BY a, id DESC", "index Q_A range of Q (A bounded), then sort",
+                "SELECT id, a FROM q WHERE a + 0 > 5 ORDER BY a, id DESC"},
+        };
+        for (String[] s : shapes) {
+            assertEquals(s[1], rows("EXPLAIN " + s[0]).get(0), s[0]);
+            assertTrue(rows("EXPLAIN " + s[2]).get(0).startsWith("full scan"), s[2]);
+            List<String> got = rows(s[0]);
+            assertTrue(!got.isEmpty(), s[0] + " has rows");
+            assertEquals(rows(s[2]), got, s[0]);
+        }
+    }
+
+    @Test
     void uniqueIsEnforcedButNullsNeverCollide() throws SQLException {
         run("CREATE TABLE u (id INT PRIMARY KEY, email VARCHAR(30) UNIQUE, a INT, b INT, UNIQUE (a, b))");
         run("INSERT INTO u VALUES (1, 'x@y', 1, 1), (2, NULL, 1, NULL), (3, NULL, 1, NULL)");

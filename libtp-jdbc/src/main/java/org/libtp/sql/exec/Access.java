@@ -100,6 +100,31 @@ final class Access {
         return best == null ? full(t) : best;
     }
 
+    /**
+     * The table columns of the B-tree key read, in key order: the primary key's (none for a
+     * hidden row id), or the index's followed by the primary key's.
+     */
+    int[] keyColumns() {
+        int[] pk = table.primaryKey();
+        if (index == null) {
+            return pk;
+        }
+        int[] xc = index.columns();
+        int[] out = java.util.Arrays.copyOf(xc, xc.length + pk.length);
+        System.arraycopy(pk, 0, out, xc.length, pk.length);
+        return out;
+    }
+
+    /** Per column of {@link #keyColumns()}: stored descending. */
+    boolean[] keyDescending() {
+        return keyDesc.clone();
+    }
+
+    /** How many leading key columns the path holds equal to one value each. */
+    int equalColumns() {
+        return kind == Kind.FULL ? 0 : equal.size();
+    }
+
     private int score() {
         return 2 * equal.size() + (lower != null || upper != null ? 1 : 0);
     }
@@ -181,6 +206,9 @@ final class Access {
             conjuncts(a.getRightExpression(), out);
         } else if (e instanceof net.sf.jsqlparser.expression.Parenthesis p) {
             conjuncts(p.getExpression(), out);
+        } else if (e instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> l
+                && l.size() == 1) {
+            conjuncts(l.get(0), out); // "(id = ?)": how JSqlParser reads a parenthesized condition
         } else {
             out.add(e);
         }

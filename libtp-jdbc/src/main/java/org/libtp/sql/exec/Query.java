@@ -379,8 +379,8 @@ final class Query {
         if (!sources.isEmpty()) {
             TableDef first = sources.get(0).table();
             access = Access.plan(first, sources.get(0).alias(), p.getWhere(), plain);
-            if (!grouped && !order.isEmpty() && joins.isEmpty() && access.index == null) {
-                int dir = keyOrder(first, sources.get(0).alias(), order, sortOut, outColumn);
+            if (!grouped && !order.isEmpty() && joins.isEmpty()) {
+                int dir = keyOrder(first, sources.get(0).alias(), access, order, sortOut, outColumn);
                 if (dir != 0) {
                     sorted = true;
                     reverse = dir < 0;
@@ -537,21 +537,38 @@ final class Query {
      * 1 if ORDER BY is the primary key's order (a leading part of it, each column in its own
      * direction), -1 if it is exactly the reverse, 0 otherwise (NULLS FIRST/LAST given: 0).
      */
-    private static int keyOrder(TableDef t, String alias, List<OrderByElement> order, List<Integer> sortOut,
+    /**
+     * Whether the B-tree read along {@code a} already delivers ORDER BY's order: 1 forward, -1
+     * backward, 0 no (sort). It does when the ORDER BY columns are the key's columns in key order,
+     * from the first or from the first after those the path holds equal (WHERE a = ? ORDER BY b
+     * on an index (a, b)), all in the key's directions or all in the opposite ones. NULLs sort
+     * lowest in the key, as in SQL's default order, so an explicit NULLS FIRST/LAST means a sort.
+     */
+    private static int keyOrder(TableDef t, String alias, Access a, List<OrderByElement> order, List<Integer> sortOut,
                                 List<Integer> outColumn) {
-        if (t.hasRowId() || order.size() > t.primaryKey().length) {
+        int[] cols = a.keyColumns();
+        boolean[] desc = a.keyDescending();
+        int dir = keyOrderFrom(t, alias, cols, desc, 0, order, sortOut, outColumn);
+        return dir != 0 || a.equalColumns() == 0 ? dir
+                : keyOrderFrom(t, alias, cols, desc, a.equalColumns(), order, sortOut, outColumn);
+    }
+
+    private static int keyOrderFrom(TableDef t, String alias, int[] cols, boolean[] desc, int start,
+                                    List<OrderByElement> order, List<Integer> sortOut, List<Integer> outColumn) {
+        if (order.size() > cols.length - start) {
             return 0;
         }
         int dir = 0;
         for (int i = 0; i < order.size(); i++) {
             OrderByElement o = order.get(i);
+            int col = cols[start + i];
             // An ORDER BY name may be an output alias: then it is the key column only if that output is.
-            boolean isKey = sortOut.get(i) >= 0 ? outColumn.get(sortOut.get(i)) == t.primaryKey()[i]
-                    : Access.isColumn(o.getExpression(), t, alias, t.primaryKey()[i]);
+            boolean isKey = sortOut.get(i) >= 0 ? outColumn.get(sortOut.get(i)) == col
+                    : Access.isColumn(o.getExpression(), t, alias, col);
             if (o.getNullOrdering() != null || !isKey) {
                 return 0;
             }
-            int d = o.isAsc() != t.pkDescending()[i] ? 1 : -1;
+            int d = o.isAsc() != desc[start + i] ? 1 : -1;
             if (dir != 0 && d != dir) {
                 return 0;
             }
