@@ -48,7 +48,11 @@ class LibTpStatement extends UnsupportedPreparedStatement {
             this.prepared = Session.parse(sql);
             this.plan = new Prepared(prepared);
             this.preparedSql = sql;
-            this.paramCount = countParams(prepared);
+            try {
+                this.paramCount = countParams(prepared);
+            } catch (StackOverflowError e) {
+                throw org.libtp.sql.exec.SqlErrors.tooComplex("nested too deeply to prepare");
+            }
         }
         this.params = Params.unset(paramCount);
     }

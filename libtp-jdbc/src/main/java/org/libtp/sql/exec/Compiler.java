@@ -71,7 +71,23 @@ final class Compiler {
         return n.equals("COUNT") || n.equals("SUM") || n.equals("MIN") || n.equals("MAX") || n.equals("AVG");
     }
 
+    /** Deepest expression nesting compiled; deeper trees are refused rather than risking the stack in eval. */
+    static final int MAX_DEPTH = 400;
+    private int depth;
+
     Expr compile(Expression e) throws SQLException {
+        if (depth >= MAX_DEPTH) {
+            throw SqlErrors.tooComplex("expressions nested deeper than " + MAX_DEPTH);
+        }
+        depth++;
+        try {
+            return compileNode(e);
+        } finally {
+            depth--;
+        }
+    }
+
+    private Expr compileNode(Expression e) throws SQLException {
         if (e instanceof Column c) {
             if (c.getTable() == null && c.getColumnName().equalsIgnoreCase("TRUE")) {
                 return (r, p) -> Boolean.TRUE;

@@ -42,6 +42,46 @@ public final class Session {
         this.durability = durability;
     }
 
+    /** Deepest parenthesis nesting parsed. */
+    static final int MAX_NESTING = 64;
+    static final long PARSE_TIMEOUT_MILLIS = 5_000;
+
+    /**
+     * JSqlParser parses in a thread of an executor it is given, to time the parse out; its own
+     * default makes a thread per statement, not a daemon, which a timed-out parse keeps running
+     * (and the JVM from exiting) until it ends. This one reuses daemon threads.
+     */
+    private static final java.util.concurrent.ExecutorService PARSER = java.util.concurrent.Executors.newCachedThreadPool(
+            r -> {
+                Thread t = new Thread(r, "libtp-sql-parser");
+                t.setDaemon(true);
+                return t;
+            });
+
+    /** The deepest parenthesis nesting of {@code sql} outside string literals, quoted names and comments. */
+    static int nesting(String sql) {
+        int depth = 0;
+        int max = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"' || c == '`') {
+                int end = sql.indexOf(c, i + 1);
+                i = end < 0 ? sql.length() : end; // a doubled quote closes and reopens: the same
+            } else if (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-') {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? sql.length() : end;
+            } else if (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? sql.length() : end + 1;
+            } else if (c == '(') {
+                max = Math.max(max, ++depth);
+            } else if (c == ')') {
+                depth = Math.max(0, depth - 1);
+            }
+        }
+        return max;
+    }
+
     /** Parses one SQL statement. */
     public static Statement parse(String sql) throws SQLException {
         if (sql == null) {
@@ -50,9 +90,18 @@ public final class Session {
         if (sql.isBlank()) {
             throw SqlErrors.syntax("empty SQL statement");
         }
+        int depth = nesting(sql);
+        if (depth > MAX_NESTING) {
+            // JSqlParser's backtracking grows steeply with nesting (1,000 parentheses take seconds).
+            throw SqlErrors.tooComplex("parentheses nested " + depth + " deep (at most " + MAX_NESTING + ")");
+        }
         try {
-            net.sf.jsqlparser.statement.Statements all = CCJSqlParserUtil.parseStatements(sql);
+            net.sf.jsqlparser.statement.Statements all = CCJSqlParserUtil.parseStatements(sql, PARSER,
+                    p -> p.withTimeOut(PARSE_TIMEOUT_MILLIS));
             if (all == null || all.isEmpty() || all.get(0) == null) {
+                if (depth > 16) { // JSqlParser gives up on deep nesting without saying why
+                    throw SqlErrors.tooComplex("parentheses nested " + depth + " deep were not parsed (about 16 levels are)");
+                }
                 throw SqlErrors.syntax("no SQL statement in: " + sql);
             }
             if (all.size() > 1) {
@@ -60,6 +109,9 @@ public final class Session {
             }
             return all.get(0);
         } catch (JSQLParserException e) {
+            if (e.getCause() instanceof java.util.concurrent.TimeoutException) {
+                throw SqlErrors.tooComplex("not parsed within " + PARSE_TIMEOUT_MILLIS + " ms");
+            }
             String m = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
             throw SqlErrors.syntax("cannot parse SQL: " + (m == null ? sql : m.lines().findFirst().orElse(m)));
         } catch (RuntimeException | StackOverflowError e) {
@@ -170,6 +222,18 @@ public final class Session {
     private Result inTxn(Transaction t, Prepared st, Object[] params, boolean sessions) throws SQLException {
         try {
             return dispatch(t, st, params);
+        } catch (StackOverflowError e) {
+            // A statement nested too deeply for one of the tree walks: it may have written already,
+            // so its transaction ends as after any failure in the engine.
+            abortQuietly(t);
+            SQLException m = SqlErrors.tooComplex("nested too deeply to run");
+            if (sessions) {
+                txn = null;
+                rolledBack = m.getMessage();
+                m.setNextException(new SQLTransactionRollbackException(m.getMessage() + " (the transaction was rolled "
+                        + "back)", "40003"));
+            }
+            throw m;
         } catch (SQLException e) {
             return rethrow(t, e, sessions);
         } catch (RuntimeException e) {

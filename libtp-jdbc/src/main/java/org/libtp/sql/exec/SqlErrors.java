@@ -18,6 +18,12 @@ public final class SqlErrors {
     private SqlErrors() {
     }
 
+    /** 54001 (program limit exceeded): a statement nested too deeply to compile or run. */
+    public static SQLException tooComplex(String what) {
+        return new SQLException("statement too complex: " + what + "; simplify it (for example, a long OR chain "
+                + "as IN (...), nested expressions split into steps)", "54001");
+    }
+
     public static SQLSyntaxErrorException syntax(String msg) {
         return new SQLSyntaxErrorException(msg, "42000");
     }
