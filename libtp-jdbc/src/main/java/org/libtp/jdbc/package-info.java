@@ -22,11 +22,13 @@
  *
  * <h2>Tests</h2>
  * Besides unit tests per feature: a differential test against H2 (seeded random queries, joins,
- * grouping and DML on both engines, results compared; {@code org.libtp.sql.diff}), HikariCP as a
- * client, two JVMs transferring at once, and a SIGKILL crash test of JDBC workers.
+ * grouping and DML on both engines, results compared; {@code org.libtp.sql.diff}), jqwik
+ * properties (generated WHERE and ORDER BY against H2; mutated and random SQL must give only
+ * SQLExceptions), HikariCP as a client, two JVMs transferring at once, DDL of another JVM seen by
+ * prepared statements, and a SIGKILL crash test of JDBC workers.
  *
  * <h2>Not yet</h2>
- * MERGE (the upsert form is INSERT ... ON CONFLICT), savepoints, subqueries, UNION, ORDER BY
- * from an index, streaming results; the benchmark numbers of the driver.
+ * MERGE (the upsert form is INSERT ... ON CONFLICT), savepoints (no nested transactions), subqueries,
+ * UNION, IN lists as key lookups, streaming results (a query's rows are materialized).
  */
 package org.libtp.jdbc;
