@@ -84,15 +84,35 @@ public final class Environment implements AutoCloseable {
         return open(dir, config, new FileStorage(dir));
     }
 
+    /**
+     * Opens as {@link #open(Path, EnvironmentConfig)} does, but where other processes have the
+     * environment open, with their shared settings (open mode, page size, cache size, table
+     * sizes, log file and buffer sizes, torn-write protection) in place of {@code config}'s
+     * instead of a {@link org.libtp.core.ConfigMismatchException} (Berkeley DB's
+     * {@code DB_JOINENV}). For tools and monitors that attach to a running application without
+     * knowing its settings; alone, {@code config} applies. {@link #config()} tells what was used.
+     */
+    public static Environment join(Path dir, EnvironmentConfig config) {
+        if (dir == null || config == null) {
+            throw new IllegalArgumentException("directory and config must not be null");
+        }
+        return open(dir, config, new FileStorage(dir), true);
+    }
+
     /** Opens with the given storage for the durable files (crash tests inject faults through it). */
     static Environment open(Path dir, EnvironmentConfig config, org.libtp.core.storage.Storage storage) {
+        return open(dir, config, storage, false);
+    }
+
+    private static Environment open(Path dir, EnvironmentConfig requested, org.libtp.core.storage.Storage storage,
+                                    boolean adopt) {
         org.libtp.core.env.EnvironmentConfig.Builder core =
-                org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(config.maxProcesses());
-        if (config.regionPlacement() != null) {
-            core.regionPlacement(config.regionPlacement());
+                org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(requested.maxProcesses());
+        if (requested.regionPlacement() != null) {
+            core.regionPlacement(requested.regionPlacement());
         }
-        if (config.shmDirectory() != null) {
-            core.shmDirectory(config.shmDirectory());
+        if (requested.shmDirectory() != null) {
+            core.shmDirectory(requested.shmDirectory());
         }
         org.libtp.core.env.EnvironmentConfig coreConfig = core.build();
         // The settings all processes must share are checked before any manager attaches. The
@@ -100,8 +120,11 @@ public final class Environment implements AutoCloseable {
         // open until that one is: were it the last, closing it would detach, and the next attach,
         // alone, would rebuild the regions (and forget the recorded settings).
         TxnEnvironment tp;
+        EnvironmentConfig config;
         try (org.libtp.core.env.Environment guard = org.libtp.core.env.Environment.open(dir, coreConfig)) {
+            config = adopt ? OpenSettings.adopt(guard, requested) : requested;
             OpenSettings.checkOrRecord(guard, config);
+            EnvironmentConfig c = config;
             tp = TxnEnvironment.open(dir, coreConfig,
                 LogConfig.builder().fileSize(config.logFileSize()).bufferSize(config.logBufferSize())
                         .autoRemove(!config.keepLogFiles()).build(),
@@ -114,7 +137,7 @@ public final class Environment implements AutoCloseable {
                         .lockTimeoutMillis(config.lockTimeoutMillis()).victimPolicy(config.deadlockVictim())
                         .detectIntervalMillis(config.deadlockDetectIntervalMillis())
                         .escalationThreshold(config.lockEscalationThreshold()).build(),
-                storage, parts -> List.of(AccessMethods.recordManager(parts.buffers(), config.keyOrders()::get)));
+                storage, parts -> List.of(AccessMethods.recordManager(parts.buffers(), c.keyOrders()::get)));
         }
         try {
             Environment env = new Environment(tp, config, new AccessMethods(tp, config.keyOrders()::get));

@@ -100,6 +100,58 @@ final class OpenSettings {
         }
     }
 
+    /**
+     * {@code config} with the settings the running processes recorded in place of its own (Berkeley
+     * DB's {@code DB_JOINENV}: tools join with whatever the applications use), or {@code config}
+     * itself if no process has recorded any (this one is alone).
+     */
+    static EnvironmentConfig adopt(org.libtp.core.env.Environment env, EnvironmentConfig config) {
+        Memory m = env.region(SPEC).memory();
+        if (m.getIntVolatile(OFF_STATE) != READY) {
+            return config;
+        }
+        byte[] text = new byte[m.getInt(OFF_LENGTH)];
+        m.getBytes(OFF_TEXT, text, 0, text.length);
+        Map<String, String> r = decode(new String(text, StandardCharsets.UTF_8));
+        EnvironmentConfig.Builder b = config.toBuilder();
+        try {
+            if (r.containsKey("mode")) {
+                b.mode(OpenMode.valueOf(r.get("mode")));
+            }
+            if (r.containsKey("pageSize")) {
+                b.pageSize(Integer.parseInt(r.get("pageSize")));
+            }
+            if (r.containsKey("cacheBytes")) {
+                b.cacheBytes(Long.parseLong(r.get("cacheBytes")));
+            }
+            if (r.containsKey("maxTransactions")) {
+                b.maxTransactions(Integer.parseInt(r.get("maxTransactions")));
+            }
+            if (r.containsKey("maxFiles")) {
+                b.maxFiles(Integer.parseInt(r.get("maxFiles")));
+            }
+            if (r.containsKey("logFileSize")) {
+                b.logFileSize(Long.parseLong(r.get("logFileSize")));
+            }
+            if (r.containsKey("logBufferSize")) {
+                b.logBufferSize(Integer.parseInt(r.get("logBufferSize")));
+            }
+            if (r.containsKey("maxLocks")) {
+                b.maxLocks(Integer.parseInt(r.get("maxLocks")));
+            }
+            if (r.containsKey("maxLockObjects")) {
+                b.maxLockObjects(Integer.parseInt(r.get("maxLockObjects")));
+            }
+            if (r.containsKey("tornWriteProtection")) {
+                b.tornWriteProtection(Boolean.parseBoolean(r.get("tornWriteProtection")));
+            }
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new org.libtp.core.CorruptionException("the settings region of " + env.home() + " holds a value this "
+                    + "LibTP does not accept (" + e.getMessage() + "); close the environment in every process and reopen it");
+        }
+    }
+
     private static byte[] encode(Map<String, String> settings) {
         StringBuilder b = new StringBuilder();
         settings.forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));

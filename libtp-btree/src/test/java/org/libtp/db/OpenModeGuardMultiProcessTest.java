@@ -65,4 +65,38 @@ class OpenModeGuardMultiProcessTest {
             assertArrayEquals("committed".getBytes(StandardCharsets.UTF_8), db.get(null, KEY));
         }
     }
+
+    /** Child: TP mode with a 16 MiB cache and 8 KiB pages, writes KEY committed; READY; waits for a line on stdin. */
+    public static final class SizedWriter {
+        public static void main(String[] args) throws Exception {
+            EnvironmentConfig c = EnvironmentConfig.builder().cacheBytes(16 << 20).pageSize(8192).build();
+            try (Environment env = Environment.open(Path.of(args[0]), c);
+                 Database db = env.openDatabase(null, "t", DatabaseConfig.builder().allowCreate(true).build())) {
+                db.put(null, KEY, "committed".getBytes(StandardCharsets.UTF_8));
+                System.out.println("READY");
+                System.in.read();
+            }
+        }
+    }
+
+    @Test
+    void joinTakesTheRunningSettingsWhereOpenIsRefused() throws Exception {
+        try (ChildJvm child = ChildJvm.start(SizedWriter.class, dir.toString())) {
+            assertNotNull(child.awaitLine("READY", Duration.ofSeconds(60)), child.outputText());
+            assertThrows(ConfigMismatchException.class, () -> Environment.open(dir, EnvironmentConfig.defaults()).close());
+            try (Environment env = Environment.join(dir, EnvironmentConfig.defaults());
+                 Database db = env.openDatabase(null, "t", DatabaseConfig.defaults())) {
+                org.junit.jupiter.api.Assertions.assertEquals(16 << 20, env.config().cacheBytes());
+                org.junit.jupiter.api.Assertions.assertEquals(8192, env.config().pageSize());
+                assertArrayEquals("committed".getBytes(StandardCharsets.UTF_8), db.get(null, KEY));
+            }
+            child.process().getOutputStream().write('\n');
+            child.process().getOutputStream().flush();
+            child.assertExitsCleanly(Duration.ofSeconds(60));
+        }
+        // Alone, join uses the settings it is given.
+        try (Environment env = Environment.join(dir, EnvironmentConfig.builder().pageSize(8192).build())) {
+            org.junit.jupiter.api.Assertions.assertEquals(64 << 20, env.config().cacheBytes());
+        }
+    }
 }
