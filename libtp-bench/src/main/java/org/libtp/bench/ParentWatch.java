@@ -43,6 +43,9 @@ public final class ParentWatch {
                 cmd.add(a);
             }
         }
+        if (cmd.stream().noneMatch(a -> a.startsWith("--enable-native-access"))) {
+            cmd.add("--enable-native-access=ALL-UNNAMED"); // what the jar's manifest gives the parent
+        }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(main.getName());

@@ -73,7 +73,7 @@ public final class BankDemo {
             }
             long before = total(db);
             String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-            Process child = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
+            Process child = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                     BankDemo.class.getName(), "--teller", dir.toString(), Integer.toString(seconds))).inheritIO().start();
             try {
                 teller(env, db, seconds, "parent");

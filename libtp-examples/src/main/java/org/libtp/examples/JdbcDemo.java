@@ -76,7 +76,7 @@ public final class JdbcDemo {
             }
             long before = total(ds);
             String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-            Process child = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
+            Process child = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                     JdbcDemo.class.getName(), "--teller", dir.toString(), Integer.toString(seconds))).inheritIO().start();
             tellers(ds, seconds, "parent");
             if (!child.waitFor(seconds + 120L, TimeUnit.SECONDS) || child.exitValue() != 0) {

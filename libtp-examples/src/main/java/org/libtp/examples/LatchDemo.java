@@ -61,7 +61,7 @@ public final class LatchDemo {
                     ProcessHandle.current().pid(), env.processSlot(), env.memoryImplementation());
 
             String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-            Process child = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
+            Process child = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                     LatchDemo.class.getName(), "--child", dir.toString())).inheritIO().start();
             try {
                 if (!ready.tryAcquire(60, TimeUnit.SECONDS)) {

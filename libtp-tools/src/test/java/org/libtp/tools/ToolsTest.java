@@ -1,0 +1,152 @@
+package org.libtp.tools;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.testkit.ChildJvm;
+import org.libtp.db.Database;
+import org.libtp.db.DatabaseConfig;
+import org.libtp.db.Environment;
+import org.libtp.db.EnvironmentConfig;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.RandomAccessFile;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Each subcommand through picocli with captured output, on environments made for it. */
+class ToolsTest {
+    @TempDir
+    Path dir;
+
+    record Run(int status, String out, String err) {
+    }
+
+    static Run libtp(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine c = Libtp.commandLine();
+        c.setOut(new PrintWriter(out, true));
+        c.setErr(new PrintWriter(err, true));
+        int status = c.execute(args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    private Path environment() throws Exception {
+        Path env = dir.resolve("env");
+        Files.createDirectories(env);
+        try (Environment e = Environment.open(env, EnvironmentConfig.defaults());
+             Database db = e.openDatabase(null, "people", DatabaseConfig.builder().allowCreate(true).build())) {
+            for (int i = 0; i < 500; i++) {
+                db.put(null, ("key" + i).getBytes(StandardCharsets.UTF_8), ("value " + i).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:libtp:" + env);
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE item (id INT PRIMARY KEY, name VARCHAR(20))");
+            s.execute("CREATE INDEX item_name ON item (name)");
+            s.execute("INSERT INTO item VALUES (1, 'tea'), (2, 'cake')");
+        }
+        return env;
+    }
+
+    @Test
+    void statShowsEverySectionAndEveryDatabase() throws Exception {
+        Path env = environment();
+        Run r = libtp("stat", env.toString());
+        assertEquals(0, r.status(), r.err());
+        for (String s : new String[] {"log: end", "locks:", "cache:", "transactions:", "database people: 500 entries",
+            "database sql.schema"}) {
+            assertTrue(r.out().contains(s), s + " in " + r.out());
+        }
+        Run j = libtp("stat", env.toString(), "--json", "--log", "--db", "people");
+        assertEquals(0, j.status(), j.err());
+        assertTrue(j.out().startsWith("{\"log\":{\"endLsn\":\"("), j.out());
+        assertTrue(j.out().contains("\"people\":{\"levels\":"), j.out());
+        assertTrue(!j.out().contains("\"locks\""), j.out());
+        Run missing = libtp("stat", env.toString(), "--db", "nope");
+        assertEquals(3, missing.status());
+        assertTrue(missing.err().contains("no database nope"), missing.err());
+    }
+
+    @Test
+    void aPathThatIsNoEnvironmentIsRefusedAndNotCreated() {
+        Run r = libtp("stat", dir.resolve("typo").toString());
+        assertEquals(3, r.status());
+        assertTrue(r.err().contains("is not a directory"), r.err());
+        Run empty = libtp("verify", dir.toString());
+        assertEquals(3, empty.status());
+        assertTrue(empty.err().contains("is not a LibTP environment"), empty.err());
+        assertTrue(!Files.exists(dir.resolve("__libtp.anchor")), "nothing created");
+        assertEquals(2, libtp("stat").status(), "DIR is required");
+        assertEquals(2, libtp("frobnicate").status());
+        assertEquals(0, libtp("--help").status());
+        assertEquals(0, libtp("verify", "--help").status());
+    }
+
+    @Test
+    void verifyIsCleanThenFindsADamagedPage() throws Exception {
+        Path env = environment();
+        Run ok = libtp("verify", env.toString());
+        assertEquals(0, ok.status(), ok.out() + ok.err());
+        assertTrue(ok.out().contains("database people: ok") && ok.out().contains("SQL indexes: ok"), ok.out());
+        // Damage a leaf of "people" while the environment is closed.
+        try (RandomAccessFile f = new RandomAccessFile(env.resolve("people.db").toFile(), "rw")) {
+            f.seek(4096 + 2000);
+            f.write(new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+        }
+        Run bad = libtp("verify", env.toString());
+        assertEquals(1, bad.status(), bad.out() + bad.err());
+        assertTrue(bad.out().contains("database people:") && bad.out().contains("problem"), bad.out());
+    }
+
+    @Test
+    void checkpointArchiveAndPrintlog() throws Exception {
+        Path env = environment();
+        Run c = libtp("checkpoint", env.toString());
+        assertEquals(0, c.status(), c.err());
+        assertTrue(c.out().contains("checkpoint taken"), c.out());
+        Run a = libtp("archive", env.toString());
+        assertEquals(0, a.status(), a.err());
+        Run p = libtp("printlog", env.toString());
+        assertEquals(0, p.status(), p.err());
+        assertTrue(p.out().contains("CHECKPOINT") && p.out().contains("TXN_COMMIT"), p.out().substring(0, 300));
+    }
+
+    /** Child: opens the environment with a 16 MiB cache, commits, prints READY, then waits to be killed. */
+    public static final class Holder {
+        public static void main(String[] args) throws Exception {
+            Environment e = Environment.open(Path.of(args[0]), EnvironmentConfig.builder().cacheBytes(16 << 20).build());
+            Database db = e.openDatabase(null, "people", DatabaseConfig.defaults());
+            db.put(null, "held".getBytes(StandardCharsets.UTF_8), "yes".getBytes(StandardCharsets.UTF_8));
+            System.out.println("READY");
+            Thread.sleep(120_000);
+        }
+    }
+
+    @Test
+    void toolsJoinARunningApplicationAndRecoverAfterItIsKilled() throws Exception {
+        Path env = environment();
+        try (ChildJvm child = ChildJvm.start(Holder.class, env.toString())) {
+            child.awaitLine("READY", Duration.ofSeconds(60));
+            Run s = libtp("stat", env.toString());
+            assertEquals(0, s.status(), "joins with the application's 16 MiB cache: " + s.err());
+            assertTrue(s.out().contains("of 4096 frames"), s.out());
+            child.kill();
+        }
+        Run r = libtp("recover", env.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().startsWith("recovered"), r.out());
+        Run v = libtp("verify", env.toString());
+        assertEquals(0, v.status(), v.out());
+    }
+}
