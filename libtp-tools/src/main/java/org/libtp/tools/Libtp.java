@@ -17,7 +17,8 @@ import java.io.PrintWriter;
 @Command(name = "libtp", mixinStandardHelpOptions = true, versionProvider = Libtp.Version.class,
         description = "Operate a LibTP environment directory: statistics, checks, checkpoints, log files.",
         subcommands = {StatCommand.class, VerifyCommand.class, CheckpointCommand.class, ArchiveCommand.class,
-            PrintlogCommand.class, RecoverCommand.class, CommandLine.HelpCommand.class},
+            PrintlogCommand.class, RecoverCommand.class, DumpCommand.class, LoadCommand.class,
+            CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:done", "1:done, problems found (verify)", "2:bad usage",
             "3:the environment could not be used (see the message)"})
