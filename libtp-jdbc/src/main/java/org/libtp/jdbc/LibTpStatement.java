@@ -274,6 +274,7 @@ class LibTpStatement extends UnsupportedPreparedStatement {
         checkOpen();
         int n = prepared != null ? batchParams.size() : batchSql.size();
         long[] counts = new long[n];
+        List<Object[]> keys = new ArrayList<>(); // getGeneratedKeys after a batch: every statement's, in order
         int i = 0;
         try {
             for (; i < n; i++) {
@@ -288,7 +289,9 @@ class LibTpStatement extends UnsupportedPreparedStatement {
                             java.util.Arrays.copyOf(counts, i), null);
                 }
                 counts[i] = r.updateCount();
+                keys.addAll(r.generatedKeys());
             }
+            generated = new Result(null, null, List.of(), -1, keys);
         } catch (BatchUpdateException e) {
             throw e;
         } catch (SQLException e) {

@@ -326,6 +326,9 @@ final class Access {
         if (v == null) {
             return null;
         }
+        if (t.type() == org.libtp.sql.codec.SqlType.CHAR && v instanceof String s) {
+            v = rtrim(s);
+        }
         try {
             return Values.convert(v, t, "key");
         } catch (SQLException e) {
@@ -356,6 +359,9 @@ final class Access {
      * value exists (2.5 for an INTEGER column): then no row can be equal.
      */
     private static Object exactKeyValue(Object x, ColumnType t) throws SQLException {
+        if (t.type() == org.libtp.sql.codec.SqlType.CHAR && x instanceof String s) {
+            x = rtrim(s); // PAD SPACE: CHAR values compare without trailing spaces, and are stored padded
+        }
         Object c;
         try {
             c = Values.convert(x, t, "key");
@@ -365,7 +371,16 @@ final class Access {
             }
             return NOTHING; // out of the column's range: nothing stored can equal it
         }
-        return Values.compare(c, x) == 0 ? c : NOTHING;
+        Object cmp = t.type() == org.libtp.sql.codec.SqlType.CHAR && c instanceof String cs ? rtrim(cs) : c;
+        return Values.compare(cmp, x) == 0 ? c : NOTHING;
+    }
+
+    private static String rtrim(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return s.substring(0, end);
     }
 
     /** The smallest byte string greater than every string that starts with {@code p}. */

@@ -229,9 +229,11 @@ final class Compiler {
             return (r, p) -> (x.eval(r, p) == null) != not;
         }
         if (e instanceof Between b) {
-            Expr x = compile(b.getLeftExpression());
-            Expr lo = compile(b.getBetweenExpressionStart());
-            Expr hi = compile(b.getBetweenExpressionEnd());
+            boolean pad = charColumn(b.getLeftExpression()) || charColumn(b.getBetweenExpressionStart())
+                    || charColumn(b.getBetweenExpressionEnd());
+            Expr x = padSpace(compile(b.getLeftExpression()), pad);
+            Expr lo = padSpace(compile(b.getBetweenExpressionStart()), pad);
+            Expr hi = padSpace(compile(b.getBetweenExpressionEnd()), pad);
             boolean not = b.isNot();
             return (r, p) -> {
                 Object v = x.eval(r, p);
@@ -253,10 +255,14 @@ final class Compiler {
                 }
                 throw SqlErrors.unsupported("IN with a subquery");
             }
-            Expr x = compile(in.getLeftExpression());
+            boolean pad = charColumn(in.getLeftExpression());
+            for (Expression item : list) {
+                pad |= charColumn(item);
+            }
+            Expr x = padSpace(compile(in.getLeftExpression()), pad);
             List<Expr> items = new ArrayList<>();
             for (Expression item : list) {
-                items.add(compile(item));
+                items.add(padSpace(compile(item), pad));
             }
             boolean not = in.isNot();
             return (r, p) -> {
@@ -314,9 +320,50 @@ final class Compiler {
         return (r, p) -> Values.arith(op, x.eval(r, p), y.eval(r, p));
     }
 
+    /**
+     * Whether {@code e} is a column of type CHAR: its comparisons follow the standard's PAD SPACE
+     * rule (trailing spaces do not count), since a CHAR value is stored padded to its length.
+     */
+    private boolean charColumn(Expression e) throws SQLException {
+        while (e instanceof Parenthesis p) {
+            e = p.getExpression();
+        }
+        if (!(e instanceof Column c) || c.getTable() == null && (c.getColumnName().equalsIgnoreCase("TRUE")
+                || c.getColumnName().equalsIgnoreCase("FALSE"))) {
+            return false;
+        }
+        int at = scope.resolve(c);
+        for (Scope.Entry en : scope.entries()) {
+            int i = at - en.offset();
+            if (i >= 0 && i < en.table().columns().size()) {
+                return en.table().columns().get(i).type().type() == org.libtp.sql.codec.SqlType.CHAR;
+            }
+        }
+        return false;
+    }
+
+    /** {@code x} with trailing spaces of string values removed (PAD SPACE comparison), or {@code x} itself. */
+    private static Expr padSpace(Expr x, boolean pad) {
+        if (!pad) {
+            return x;
+        }
+        return (r, p) -> {
+            Object v = x.eval(r, p);
+            if (v instanceof String s) {
+                int end = s.length();
+                while (end > 0 && s.charAt(end - 1) == ' ') {
+                    end--;
+                }
+                return end == s.length() ? s : s.substring(0, end);
+            }
+            return v;
+        };
+    }
+
     private Expr comparison(ComparisonOperator c) throws SQLException {
-        Expr x = compile(c.getLeftExpression());
-        Expr y = compile(c.getRightExpression());
+        boolean pad = charColumn(c.getLeftExpression()) || charColumn(c.getRightExpression());
+        Expr x = padSpace(compile(c.getLeftExpression()), pad);
+        Expr y = padSpace(compile(c.getRightExpression()), pad);
         int kind = c instanceof EqualsTo ? 0 : c instanceof NotEqualsTo ? 1 : c instanceof GreaterThan ? 2
                 : c instanceof GreaterThanEquals ? 3 : c instanceof MinorThan ? 4 : c instanceof MinorThanEquals ? 5 : -1;
         if (kind < 0) {

@@ -71,6 +71,10 @@ final class Ddl {
                 throw SqlErrors.syntax("identity column " + cn + " must be SMALLINT, INTEGER or BIGINT");
             }
             if (primary) {
+                if (!pk.isEmpty()) {
+                    throw SqlErrors.syntax("table " + name + " has two primary keys (" + pk.get(0) + " and " + cn
+                            + "); a key of several columns is PRIMARY KEY (a, b) after the columns");
+                }
                 pk.add(cn);
                 pkDesc.add(false);
             }

@@ -425,10 +425,10 @@ final class Dml {
             throws SQLException {
         TableDef d = plan.d();
         byte[] key = plan.a().pointKey(new Object[0], params);
-        if (key == null) {
-            return Result.update(0);
-        }
         Database db = engine.database(t, d.dataName(), false);
+        if (key == null || key.length > db.maxKeyLength()) {
+            return Result.update(0); // no stored key is that long
+        }
         List<Integer> cols = plan.cols();
         List<Expr> values = plan.values();
         Expr where = plan.where();
@@ -517,8 +517,14 @@ final class Dml {
         }
         if (!d.indexes().isEmpty()) {
             uniqueWithin(d, newRows, newKeys);
+            java.util.Set<java.nio.ByteBuffer> leaving = new java.util.HashSet<>();
             for (int r = 0; r < rows.size(); r++) {
-                Indexes.checkAll(t, engine, d, newRows.get(r), newKeys.get(r));
+                for (org.libtp.sql.schema.IndexDef x : d.indexes()) {
+                    leaving.add(java.nio.ByteBuffer.wrap(Indexes.entry(d, x, rows.get(r), keys.get(r))));
+                }
+            }
+            for (int r = 0; r < rows.size(); r++) {
+                Indexes.checkAll(t, engine, d, newRows.get(r), newKeys.get(r), leaving);
             }
         }
         // Rows whose key changes are removed first, then every row written: a swap of two keys works.

@@ -44,14 +44,27 @@ public final class Engine {
         Database s;
         Database q;
         try {
-            s = env.openDatabase(null, SCHEMA, create);
-            q = env.openDatabase(null, SEQ, create);
+            // Opened without allowCreate first: creating would write-lock the catalog, and wait for
+            // every transaction of other processes that has read it.
+            s = openOrCreate(env, SCHEMA, create);
+            q = openOrCreate(env, SEQ, create);
         } catch (org.libtp.core.DatabaseNotFoundException e) {
             s = null; // a read-only environment with no SQL table yet
             q = null;
         }
         this.schema = s;
         this.seq = q;
+    }
+
+    private static Database openOrCreate(Environment env, String name, DatabaseConfig create) {
+        try {
+            return env.openDatabase(null, name, DatabaseConfig.defaults());
+        } catch (org.libtp.core.DatabaseNotFoundException e) {
+            if (!create.allowCreate()) {
+                throw e;
+            }
+            return env.openDatabase(null, name, create);
+        }
     }
 
     public Environment environment() {
@@ -74,6 +87,8 @@ public final class Engine {
         long version = -1;
         /** The transaction changed the schema: what it reads is its own, not for the shared cache. */
         boolean changed;
+        /** The transaction ran DDL (it may hold the catalog write-locked). */
+        boolean ddl;
         final Map<String, TableDef> defs = new java.util.HashMap<>();
     }
 
@@ -132,6 +147,15 @@ public final class Engine {
             known.put(name, now.version() == r.version ? now : new Known(key, now.entry(), now.def(), r.version));
         }
         return now.def();
+    }
+
+    /** Marks {@code t} as running DDL: it may write the catalog, so databases are opened in it. */
+    void ddl(Transaction t) {
+        readInTxn(t).ddl = true;
+    }
+
+    private static boolean ranDdl(Transaction t) {
+        return t.attachment() instanceof ReadInTxn r && (r.ddl || r.changed);
     }
 
     /**
@@ -200,7 +224,19 @@ public final class Engine {
         if (d != null) {
             return d;
         }
-        d = env.openDatabase(t, name, DatabaseConfig.builder().allowCreate(create).build());
+        if (!create && !ranDdl(t)) {
+            // In a short transaction of its own: opened in t, the catalog's read lock would be
+            // held until t ends and keep DDL and new connections of every process waiting. (A
+            // transaction that ran DDL may hold the catalog write-locked: it must open in t.)
+            try {
+                d = env.openDatabase(null, name, DatabaseConfig.defaults());
+            } catch (org.libtp.core.DatabaseNotFoundException e) {
+                d = null;
+            }
+        }
+        if (d == null) {
+            d = env.openDatabase(t, name, DatabaseConfig.builder().allowCreate(create).build());
+        }
         if (create) {
             return d; // not cached: its creation may still roll back with t
         }

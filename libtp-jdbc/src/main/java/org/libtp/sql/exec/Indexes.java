@@ -81,6 +81,12 @@ final class Indexes {
      */
     static void checkUnique(Transaction txn, Database idx, TableDef t, IndexDef x, Object[] row, byte[] key)
             throws SQLException {
+        checkUnique(txn, idx, t, x, row, key, java.util.Set.of());
+    }
+
+    /** As above, where the entries in {@code leaving} are of rows the statement removes or moves first. */
+    static void checkUnique(Transaction txn, Database idx, TableDef t, IndexDef x, Object[] row, byte[] key,
+                            java.util.Set<java.nio.ByteBuffer> leaving) throws SQLException {
         if (!x.unique()) {
             return;
         }
@@ -96,7 +102,8 @@ final class Indexes {
         byte[] own = entry(t, x, row, key);
         try (Cursor c = idx.openCursor(txn, KeyRange.prefix(prefix))) {
             for (boolean ok = c.first(); ok; ok = c.next()) {
-                if (!java.util.Arrays.equals(c.key(), own)) {
+                byte[] k = c.key();
+                if (!java.util.Arrays.equals(k, own) && !leaving.contains(java.nio.ByteBuffer.wrap(k))) {
                     StringBuilder b = new StringBuilder();
                     for (int i = 0; i < cs.length; i++) {
                         b.append(i == 0 ? "" : ", ").append(Values.describe(row[cs[i]]));
@@ -122,6 +129,15 @@ final class Indexes {
 
     /** Unique checks of every unique index of {@code t} for a row about to be written under {@code key}. */
     static void checkAll(Transaction txn, Engine engine, TableDef t, Object[] row, byte[] key) throws SQLException {
+        checkAll(txn, engine, t, row, key, java.util.Set.of());
+    }
+
+    /**
+     * As above; {@code leaving}: index entries of the rows an UPDATE rewrites, removed before its
+     * new entries are added (a row whose primary key changes does not collide with itself).
+     */
+    static void checkAll(Transaction txn, Engine engine, TableDef t, Object[] row, byte[] key,
+                         java.util.Set<java.nio.ByteBuffer> leaving) throws SQLException {
         for (IndexDef x : t.indexes()) {
             Database idx = engine.database(txn, t.indexName(x), false);
             int n = entry(t, x, row, key).length;
@@ -132,7 +148,7 @@ final class Indexes {
         }
         for (IndexDef x : t.indexes()) {
             if (x.unique()) {
-                checkUnique(txn, engine.database(txn, t.indexName(x), false), t, x, row, key);
+                checkUnique(txn, engine.database(txn, t.indexName(x), false), t, x, row, key, leaving);
             }
         }
     }

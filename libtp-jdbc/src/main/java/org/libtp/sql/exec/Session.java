@@ -170,6 +170,10 @@ public final class Session {
         if (!query && readOnly) {
             throw new SQLException("the connection is read-only (Connection.setReadOnly)", "25006");
         }
+        if (!query && engine.environment().config().readOnly()) {
+            throw new SQLException("the database is open read-only (read_only=true in the URL or properties); "
+                    + "connect without it to write", "25006");
+        }
         if (!autoCommit) {
             if (rolledBack != null) {
                 // As PostgreSQL: no statement runs in a transaction the engine rolled back, so a
@@ -284,15 +288,19 @@ public final class Session {
             return Dml.delete(engine, t, d, params, prepared);
         }
         if (st instanceof CreateTable c) {
+            engine.ddl(t);
             return Ddl.createTable(engine, t, c);
         }
         if (st instanceof Drop d) {
+            engine.ddl(t);
             return Ddl.drop(engine, t, d);
         }
         if (st instanceof net.sf.jsqlparser.statement.create.index.CreateIndex c) {
+            engine.ddl(t);
             return Ddl.createIndex(engine, t, c);
         }
         if (st instanceof net.sf.jsqlparser.statement.alter.Alter a) {
+            engine.ddl(t);
             return Ddl.alter(engine, t, a);
         }
         if (st instanceof ExplainStatement x) {

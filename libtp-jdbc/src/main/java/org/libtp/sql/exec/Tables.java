@@ -63,8 +63,8 @@ final class Tables {
                      boolean reverse, boolean forUpdate, RowVisitor v) throws SQLException {
         if (a.kind == Access.Kind.POINT) {
             byte[] k = a.pointKey(outer, params);
-            if (k == null) {
-                return;
+            if (k == null || k.length > db.maxKeyLength()) {
+                return; // no stored key is that long: nothing matches
             }
             byte[] data = forUpdate ? db.getForUpdate(txn, k) : db.get(txn, k);
             if (data != null) {

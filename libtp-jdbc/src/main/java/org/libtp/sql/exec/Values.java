@@ -231,7 +231,13 @@ public final class Values {
             };
             return t.check(c);
         } catch (IllegalArgumentException e) {
-            throw new java.sql.SQLDataException("value for column " + column + ": " + e.getMessage(), "22001");
+            // 22001 string data too long; a number that does not fit its type is 22003 (out of range)
+            boolean numeric = switch (t.type()) {
+                case SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DECIMAL -> true;
+                default -> false;
+            };
+            throw new java.sql.SQLDataException("value for column " + column + ": " + e.getMessage(),
+                    numeric ? "22003" : "22001");
         }
     }
 
