@@ -65,10 +65,14 @@ final class SharedEngines {
             OPEN.put(u.dir(), new Shared(s.engine(), s.opened(), s.refs() + 1));
             return s.engine();
         }
+        if (Files.exists(u.dir()) && !Files.isDirectory(u.dir())) {
+            throw new java.sql.SQLNonTransientConnectionException("no LibTP environment at " + u.dir() + ": it is a "
+                    + "file, not a directory; the URL names the environment's directory", "08001");
+        }
         if (!Files.isDirectory(u.dir())) {
             if (!u.create()) {
-                throw new SQLException("no LibTP environment at " + u.dir() + ": the directory does not exist (add "
-                        + ";create=true to the URL to create it)", "08001");
+                throw new java.sql.SQLNonTransientConnectionException("no LibTP environment at " + u.dir()
+                        + ": the directory does not exist (add ;create=true to the URL to create it)", "08001");
             }
             try {
                 Files.createDirectories(u.dir());

@@ -147,4 +147,15 @@ class NewUserFindingsTest extends SqlTestBase {
             c = DriverManager.getConnection("jdbc:libtp:" + dir.resolve("db"));
         }
     }
+
+    @Test
+    void aFileWhereTheDirectoryShouldBeIsNamedAsSuch() throws Exception {
+        java.nio.file.Path f = java.nio.file.Files.writeString(dir.resolve("plain.txt"), "x");
+        for (String url : new String[] {"jdbc:libtp:" + f, "jdbc:libtp:" + f + ";create=true"}) {
+            SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(url).close());
+            assertEquals("08001", e.getSQLState());
+            assertTrue(e instanceof java.sql.SQLNonTransientConnectionException, e.toString());
+            assertTrue(e.getMessage().contains("it is a file, not a directory"), e.getMessage());
+        }
+    }
 }
