@@ -164,6 +164,17 @@ final class LibTpDatabaseMetaData extends UnsupportedDatabaseMetaData {
                 rows.add(new Object[] {null, null, t.name(), false, null, "PRIMARY_KEY", tableIndexOther, (short) (i + 1),
                         t.columns().get(pk[i]).name(), t.pkDescending()[i] ? "D" : "A", 0L, 0L, null});
             }
+            for (org.libtp.sql.schema.IndexDef x : t.indexes()) {
+                if (unique && !x.unique()) {
+                    continue;
+                }
+                int[] cs = x.columns();
+                boolean[] desc = x.descending();
+                for (int i = 0; i < cs.length; i++) {
+                    rows.add(new Object[] {null, null, t.name(), !x.unique(), null, x.name(), tableIndexOther,
+                            (short) (i + 1), t.columns().get(cs[i]).name(), desc[i] ? "D" : "A", 0L, 0L, null});
+                }
+            }
         }
         return rs(List.of("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "NON_UNIQUE", "INDEX_QUALIFIER", "INDEX_NAME", "TYPE",
                 "ORDINAL_POSITION", "COLUMN_NAME", "ASC_OR_DESC", "CARDINALITY", "PAGES", "FILTER_CONDITION"),

@@ -141,13 +141,26 @@ final class Rows {
         }
         return switch (rx) {
             case 0 -> 0;
-            case 1 -> Double.compare(((Num) x).approx + 0.0, ((Num) y).approx + 0.0); // + 0.0: -0.0 sorts as 0.0
+            // Quantized to 9 significant digits (and residue below 1e-12 to 0), as same() compares:
+            // near-equal sums of doubles must sort alike in both engines' results (a total order,
+            // unlike a tolerance).
+            case 1 -> Double.compare(quantized(((Num) x).approx), quantized(((Num) y).approx));
             case 2 -> ((String) x).compareTo((String) y);
             case 3 -> Boolean.compare((Boolean) x, (Boolean) y);
             case 4 -> ((LocalDate) x).compareTo((LocalDate) y);
             case 5 -> ((LocalDateTime) x).compareTo((LocalDateTime) y);
             default -> x.toString().compareTo(y.toString());
         };
+    }
+
+    private static double quantized(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return v;
+        }
+        if (Math.abs(v) < 1e-12) {
+            return 0.0; // -0.0 too
+        }
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(9)).doubleValue();
     }
 
     private static int rank(Object o) {
