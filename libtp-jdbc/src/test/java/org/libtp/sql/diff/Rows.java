@@ -141,9 +141,9 @@ final class Rows {
         }
         return switch (rx) {
             case 0 -> 0;
-            // Quantized to 9 significant digits (and residue below 1e-12 to 0), as same() compares:
-            // near-equal sums of doubles must sort alike in both engines' results (a total order,
-            // unlike a tolerance).
+            // Fractions quantized to 9 significant digits (residue below 1e-12 to 0), as same()
+            // compares: near-equal sums of doubles must sort alike in both engines' results (a
+            // total order, unlike a tolerance); whole numbers exactly.
             case 1 -> Double.compare(quantized(((Num) x).approx), quantized(((Num) y).approx));
             case 2 -> ((String) x).compareTo((String) y);
             case 3 -> Boolean.compare((Boolean) x, (Boolean) y);
@@ -154,8 +154,8 @@ final class Rows {
     }
 
     private static double quantized(double v) {
-        if (Double.isNaN(v) || Double.isInfinite(v)) {
-            return v;
+        if (Double.isNaN(v) || Double.isInfinite(v) || v == Math.rint(v)) {
+            return v + 0.0; // whole numbers sort exactly (2147483644 and 2147483642 differ); -0.0 as 0.0
         }
         if (Math.abs(v) < 1e-12) {
             return 0.0; // -0.0 too
