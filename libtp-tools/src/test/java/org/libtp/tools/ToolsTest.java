@@ -120,6 +120,16 @@ class ToolsTest {
         Run p = libtp("printlog", env.toString());
         assertEquals(0, p.status(), p.err());
         assertTrue(p.out().contains("CHECKPOINT") && p.out().contains("TXN_COMMIT"), p.out().substring(0, 300));
+        // Filters: records of one transaction; records from an LSN on.
+        String commit = p.out().lines().filter(l -> l.contains("TXN_COMMIT")).reduce((a1, b) -> b).orElseThrow();
+        String id = commit.split(" ")[2];
+        Run one = libtp("printlog", env.toString(), "--txn", id);
+        assertEquals(0, one.status(), one.err());
+        assertTrue(!one.out().isEmpty() && one.out().lines().allMatch(l -> l.split(" ")[2].equals(id)), one.out());
+        String lsn = commit.substring(0, commit.indexOf(')') + 1);
+        Run tail = libtp("printlog", env.toString(), "--from", lsn);
+        assertTrue(tail.out().lines().filter(l -> l.startsWith("(")).findFirst().orElseThrow().startsWith(lsn), tail.out());
+        assertEquals(2, libtp("printlog", env.toString(), "--from", "nonsense").status());
     }
 
     /** Child: opens the environment with a 16 MiB cache, commits, prints READY, then waits to be killed. */
