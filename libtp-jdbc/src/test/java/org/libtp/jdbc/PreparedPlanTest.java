@@ -10,7 +10,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,21 +23,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * index created since, or read the old column list).
  */
 class PreparedPlanTest extends SqlTestBase {
-    private static List<String> all(PreparedStatement p) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet r = p.executeQuery()) {
-            int n = r.getMetaData().getColumnCount();
-            while (r.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(i > 1 ? "|" : "").append(r.getString(i));
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
-    }
-
     @Test
     void addColumnAndNewIndexAreSeenByPreparedStatements() throws Exception {
         run("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))");
@@ -50,10 +34,10 @@ class PreparedPlanTest extends SqlTestBase {
         ins.setString(2, "a");
         ins.executeUpdate();
         sel.setInt(1, 1);
-        assertEquals(List.of("1|a"), all(sel));
+        assertEquals(List.of("1|a"), rows(sel));
 
         run("ALTER TABLE t ADD COLUMN w INT DEFAULT 7");
-        assertEquals(List.of("1|a|7"), all(sel), "the new column is selected");
+        assertEquals(List.of("1|a|7"), rows(sel), "the new column is selected");
         run("CREATE UNIQUE INDEX t_v ON t (v)");
         ins.setInt(1, 2);
         ins.setString(2, "a");
@@ -77,13 +61,13 @@ class PreparedPlanTest extends SqlTestBase {
         run("INSERT INTO t VALUES (1, 10)");
         PreparedStatement sel = c.prepareStatement("SELECT v FROM t WHERE id = ?");
         sel.setInt(1, 1);
-        assertEquals(List.of("10"), all(sel));
+        assertEquals(List.of("10"), rows(sel));
         run("DROP TABLE t");
-        SQLException gone = assertThrows(SQLException.class, () -> all(sel));
+        SQLException gone = assertThrows(SQLException.class, () -> rows(sel));
         assertEquals("42S02", gone.getSQLState());
         run("CREATE TABLE t (v INT, id INT PRIMARY KEY)");
         run("INSERT INTO t VALUES (20, 1)");
-        assertEquals(List.of("20"), all(sel), "the plan of the dropped table is not used for the new one");
+        assertEquals(List.of("20"), rows(sel), "the plan of the dropped table is not used for the new one");
     }
 
     @Test
@@ -91,12 +75,12 @@ class PreparedPlanTest extends SqlTestBase {
         run("CREATE TABLE t (id INT PRIMARY KEY)");
         run("INSERT INTO t VALUES (1)");
         PreparedStatement sel = c.prepareStatement("SELECT * FROM t");
-        assertEquals(List.of("1"), all(sel));
+        assertEquals(List.of("1"), rows(sel));
         c.setAutoCommit(false);
         run("ALTER TABLE t ADD COLUMN x INT DEFAULT 5");
-        assertEquals(List.of("1|5"), all(sel), "inside the transaction: the new column");
+        assertEquals(List.of("1|5"), rows(sel), "inside the transaction: the new column");
         c.rollback();
-        assertEquals(List.of("1"), all(sel), "after rollback: the old definition again");
+        assertEquals(List.of("1"), rows(sel), "after rollback: the old definition again");
         c.setAutoCommit(true);
     }
 
@@ -121,12 +105,12 @@ class PreparedPlanTest extends SqlTestBase {
         ins.setInt(2, 100);
         ins.executeUpdate();
         sel.setInt(1, 1);
-        assertEquals(List.of("1|100"), all(sel));
+        assertEquals(List.of("1|100"), rows(sel));
         try (ChildJvm child = ChildJvm.start(Alterer.class, url)) {
             child.awaitLine("ALTERED", Duration.ofSeconds(60));
             child.assertExitsCleanly(Duration.ofSeconds(30));
         }
-        assertEquals(List.of("1|100|3"), all(sel), "the other JVM's new column");
+        assertEquals(List.of("1|100|3"), rows(sel), "the other JVM's new column");
         ins.setInt(1, 2);
         ins.setInt(2, 100);
         assertEquals("23505", assertThrows(SQLException.class, ins::executeUpdate).getSQLState(),

@@ -33,16 +33,27 @@ abstract class SqlTestBase {
 
     /** The rows of a query, each its columns' getString joined by '|'. */
     List<String> rows(String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
         try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            int n = r.getMetaData().getColumnCount();
-            while (r.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(i > 1 ? "|" : "").append(r.getString(i));
-                }
-                out.add(b.toString());
+            return rows(r);
+        }
+    }
+
+    /** The rows of a prepared query, as {@link #rows(String)}. */
+    static List<String> rows(java.sql.PreparedStatement p) throws SQLException {
+        try (ResultSet r = p.executeQuery()) {
+            return rows(r);
+        }
+    }
+
+    private static List<String> rows(ResultSet r) throws SQLException {
+        List<String> out = new ArrayList<>();
+        int n = r.getMetaData().getColumnCount();
+        while (r.next()) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 1; i <= n; i++) {
+                b.append(i > 1 ? "|" : "").append(r.getString(i));
             }
+            out.add(b.toString());
         }
         return out;
     }

@@ -61,18 +61,11 @@ final class Dml {
     }
 
     /** The compiled part of an INSERT: target columns and, for VALUES, each row's compiled values (null: a SELECT). */
-    record InsertPlan(TableDef d, String name, int[] target, List<Expr[]> values) {
-        boolean holds(Engine engine, Transaction t) {
-            return engine.table(t, name) == d;
-        }
+    record InsertPlan(TableDef d, String name, int[] target, List<Expr[]> values) implements Prepared.TablePlan {
     }
 
     static Result insert(Engine engine, Transaction t, Insert ins, Object[] params, Prepared cache) throws SQLException {
-        InsertPlan plan = cache.plan() instanceof InsertPlan q && q.holds(engine, t) ? q : null;
-        if (plan == null) {
-            plan = planInsert(engine, t, ins);
-            cache.plan(plan);
-        }
+        InsertPlan plan = cache.plan(InsertPlan.class, engine, t, () -> planInsert(engine, t, ins));
         TableDef d = plan.d();
         int[] target = plan.target();
         int n = d.columns().size();
@@ -385,10 +378,7 @@ final class Dml {
     }
 
     /** The compiled part of an UPDATE. */
-    record UpdatePlan(TableDef d, String name, List<Integer> cols, List<Expr> values, Expr where, Access a) {
-        boolean holds(Engine engine, Transaction t) {
-            return engine.table(t, name) == d;
-        }
+    record UpdatePlan(TableDef d, String name, List<Integer> cols, List<Expr> values, Expr where, Access a) implements Prepared.TablePlan {
 
         /**
          * One row by its whole primary key, which the SET list leaves alone, in a table without
@@ -461,11 +451,7 @@ final class Dml {
     }
 
     static Result update(Engine engine, Transaction t, Update u, Object[] params, Prepared cache) throws SQLException {
-        UpdatePlan plan = cache.plan() instanceof UpdatePlan q && q.holds(engine, t) ? q : null;
-        if (plan == null) {
-            plan = planUpdate(engine, t, u);
-            cache.plan(plan);
-        }
+        UpdatePlan plan = cache.plan(UpdatePlan.class, engine, t, () -> planUpdate(engine, t, u));
         if (plan.inPlace()) {
             return updateInPlace(engine, t, plan, params);
         }
@@ -546,18 +532,11 @@ final class Dml {
     }
 
     /** The compiled part of a DELETE. */
-    record DeletePlan(TableDef d, String name, Expr where, Access a) {
-        boolean holds(Engine engine, Transaction t) {
-            return engine.table(t, name) == d;
-        }
+    record DeletePlan(TableDef d, String name, Expr where, Access a) implements Prepared.TablePlan {
     }
 
     static Result delete(Engine engine, Transaction t, Delete del, Object[] params, Prepared cache) throws SQLException {
-        DeletePlan plan = cache.plan() instanceof DeletePlan q && q.holds(engine, t) ? q : null;
-        if (plan == null) {
-            plan = planDelete(engine, t, del);
-            cache.plan(plan);
-        }
+        DeletePlan plan = cache.plan(DeletePlan.class, engine, t, () -> planDelete(engine, t, del));
         TableDef d = plan.d();
         Expr where = plan.where();
         Access a = plan.a();
