@@ -123,12 +123,15 @@ final class Catalog {
     /**
      * A file name no database used: {@code name.db}, or {@code name+N.db} when that exists (a
      * removed database's file, or one whose creation rolled back: reusing it would bring its old
-     * pages back). '+' is not allowed in names, so no other database's file can have it.
+     * pages back). '+' is not allowed in names, so no other database's file can have it. A name
+     * whose file would look like one of the environment's own ({@code log.*}, {@code __libtp*})
+     * gets a leading '+': database "log" lives in {@code +log.db}.
      */
     private String freshFileName(String name) {
-        String fileName = name + ".db";
+        String base = (name + ".db").startsWith("log.") || name.startsWith("__libtp") ? "+" + name : name;
+        String fileName = base + ".db";
         for (int n = 1; java.nio.file.Files.exists(env.home().resolve(fileName)); n++) {
-            fileName = name + "+" + n + ".db";
+            fileName = base + "+" + n + ".db";
         }
         return fileName;
     }
@@ -219,6 +222,9 @@ final class Catalog {
                 continue;
             }
             String base = f.substring(0, f.length() - 3);
+            if (base.startsWith("+")) {
+                base = base.substring(1); // a name whose file would look like the environment's own
+            }
             int plus = base.indexOf('+');
             String name = plus > 0 ? base.substring(0, plus) : base;
             String candidate = name;

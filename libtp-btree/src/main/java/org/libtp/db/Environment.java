@@ -408,6 +408,100 @@ public final class Environment implements AutoCloseable {
         return tp.txn().removeLogFiles();
     }
 
+    /**
+     * Takes a hot backup into directory {@code dest} (absent or empty) while this and other
+     * processes go on committing (Berkeley DB's {@code db_hotbackup}): the data files, then the log
+     * from the last checkpoint on. Restore it with {@link #restore}; the copy holds every
+     * transaction committed before this call began. See {@link org.libtp.core.txn.HotBackup}.
+     *
+     * @throws IllegalArgumentException if {@code dest} is not empty, or is inside the environment
+     * @throws IllegalStateException    if the environment is not in {@link OpenMode#TP} (the other
+     *                                  modes keep no log: close every process and copy the directory) or
+     *                                  another hot backup of it is running
+     * @throws org.libtp.core.OutOfSpaceException if {@code dest}'s file system fills up
+     */
+    public org.libtp.core.txn.HotBackup.Result backup(Path dest) {
+        return backup(dest, false, org.libtp.core.txn.HotBackup.Progress.NONE);
+    }
+
+    /**
+     * Takes a full hot backup ({@code incremental} false, as {@link #backup(Path)}) or adds the log
+     * written since the last backup into {@code dest} to it ({@code incremental} true: the log file
+     * that backup ended in must still exist here, so keep log files between incremental backups,
+     * {@link EnvironmentConfig#keepLogFiles()}); {@code progress} hears of the bytes copied.
+     */
+    public org.libtp.core.txn.HotBackup.Result backup(Path dest, boolean incremental,
+                                                      org.libtp.core.txn.HotBackup.Progress progress) {
+        checkOpen();
+        if (dest == null || progress == null) {
+            throw new IllegalArgumentException("backup directory and progress must not be null");
+        }
+        if (config.mode() != OpenMode.TP) {
+            throw new IllegalStateException("hot backup of " + home() + " needs OpenMode.TP (open mode is "
+                    + config.mode() + ", which keeps no log): close it in every process and copy the directory");
+        }
+        return org.libtp.core.txn.HotBackup.backup(tp, dest, incremental, progress);
+    }
+
+    /**
+     * Restores the backup in {@code backup} into {@code target} (absent or empty) and recovers it
+     * catastrophically (the whole copied log is redone, unfinished transactions rolled back), so
+     * that {@code target} is an environment holding every transaction committed before the
+     * backup (or its last incremental) began. The backup is not changed. Returns the bytes copied.
+     *
+     * @throws IllegalArgumentException if {@code backup} holds no complete backup or {@code target}
+     *                                  is not empty
+     */
+    public static long restore(Path backup, Path target) {
+        long bytes = org.libtp.core.txn.HotBackup.restore(backup, target, org.libtp.core.txn.HotBackup.Progress.NONE);
+        recoverRestored(target);
+        return bytes;
+    }
+
+    /** Opens {@code target} once, which recovers the restored copy, with the page size it was taken with. */
+    static void recoverRestored(Path target) {
+        org.libtp.core.txn.BackupManifest m;
+        try {
+            m = org.libtp.core.txn.BackupManifest.read(new FileStorage(target));
+        } catch (java.io.IOException e) {
+            throw new org.libtp.core.EnvironmentAccessException("cannot read the backup manifest in " + target + ": " + e, e);
+        }
+        EnvironmentConfig.Builder b = EnvironmentConfig.builder();
+        if (m != null && m.pageSize() > 0) {
+            b.pageSize(m.pageSize());
+        }
+        open(target, b.build()).close();
+    }
+
+    /**
+     * Recovers the environment in {@code dir} catastrophically (Berkeley DB's
+     * {@code db_recover -c}): redoes every record of every log file there is, not only those after
+     * the last checkpoint, then rolls back unfinished transactions. For a directory whose data
+     * files may be older than its last checkpoint says (files restored by hand from a copy taken
+     * while the environment ran); normal crashes need only {@link #open}. No process may have the
+     * environment open.
+     *
+     * @throws IllegalStateException if another process has the environment open
+     */
+    public static void recoverCatastrophically(Path dir, EnvironmentConfig config) {
+        if (dir == null || config == null) {
+            throw new IllegalArgumentException("directory and config must not be null");
+        }
+        if (!java.nio.file.Files.isDirectory(dir)) {
+            throw new org.libtp.core.EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
+                    + " does not exist");
+        }
+        try (org.libtp.core.env.Environment guard = org.libtp.core.env.Environment.open(dir,
+                org.libtp.core.env.EnvironmentConfig.defaults())) {
+            if (guard.busyProcessSlots() > 1) {
+                throw new IllegalStateException("environment " + dir + " is open in " + (guard.busyProcessSlots() - 1)
+                        + " other process(es); close it everywhere before recovering it catastrophically");
+            }
+            org.libtp.core.txn.HotBackup.requestCatastrophicRecovery(dir);
+            open(dir, config).close();
+        }
+    }
+
     /** Names of the databases, in order. */
     public List<String> databaseNames() {
         checkOpen();

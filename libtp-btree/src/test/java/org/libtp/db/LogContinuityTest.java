@@ -122,6 +122,40 @@ class LogContinuityTest {
         });
     }
 
+    /**
+     * Log files keep the size they were created with: a run with another logFileSize continues
+     * in a new file of its size (before, the next run wrote past the end of a smaller file, and a
+     * run with the smaller size again refused the log as damaged).
+     */
+    @Test
+    void theLogFileSizeMayChangeBetweenRuns() {
+        List<EnvironmentConfig> runs = List.of(
+                EnvironmentConfig.builder().logFileSize(1 << 20).logBufferSize(256 << 10).build(),
+                EnvironmentConfig.defaults(),
+                EnvironmentConfig.builder().logFileSize(1 << 20).logBufferSize(256 << 10).build(),
+                EnvironmentConfig.builder().logFileSize(2 << 20).logBufferSize(64 << 10).build());
+        byte[] v = new byte[3000];
+        int run = 0;
+        for (EnvironmentConfig c : runs) {
+            try (Environment env = Environment.open(dir, c);
+                 Database db = env.openDatabase(null, "t", DatabaseConfig.builder().allowCreate(true).build())) {
+                for (int i = 0; i < 400; i++) {
+                    v[0] = (byte) run;
+                    db.put(null, ("r" + run + "-" + i).getBytes(StandardCharsets.US_ASCII), v);
+                }
+                for (int r = 0; r <= run; r++) {
+                    for (int i = 0; i < 400; i++) {
+                        byte[] got = db.get(null, ("r" + r + "-" + i).getBytes(StandardCharsets.US_ASCII));
+                        assertNotNull(got, "run " + run + ": record " + r + "-" + i);
+                        assertEquals((byte) r, got[0]);
+                    }
+                }
+                assertEquals(List.of(), db.verify());
+            }
+            run++;
+        }
+    }
+
     @Test
     void aLogCutShortAfterACleanCloseIsRefusedAndNothingChanges() throws IOException {
         populate();

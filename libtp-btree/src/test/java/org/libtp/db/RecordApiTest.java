@@ -295,6 +295,26 @@ class RecordApiTest {
         }
     }
 
+    /** Names whose files would look like the environment's own (log files, __libtp*) work too. */
+    @Test
+    void databasesNamedLikeTheEnvironmentsOwnFiles() {
+        List<String> names = List.of("log", "log.old", "__libtp", "login");
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
+            for (String n : names) {
+                try (Database db = env.openDatabase(null, n, DatabaseConfig.builder().allowCreate(true).build())) {
+                    db.put(null, n.getBytes(), n.getBytes());
+                }
+            }
+        }
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
+            for (String n : names) {
+                try (Database db = env.openDatabase(null, n, DatabaseConfig.defaults())) {
+                    assertArrayEquals(n.getBytes(), db.get(null, n.getBytes()), n);
+                }
+            }
+        }
+    }
+
     @Test
     void catalogChangesAreTransactional() {
         try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {

@@ -65,11 +65,11 @@ final class PrintlogCommand implements Callable<Integer> {
     }
 
     private long parseLsn(String s) {
-        Matcher m = Pattern.compile("^\\(?\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)?$").matcher(s.trim());
-        if (!m.matches()) {
+        try {
+            return Lsn.parse(s);
+        } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--from " + s + ": an LSN is "
                     + "file,offset, e.g. (3,4096)");
         }
-        return Lsn.of(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
     }
 }

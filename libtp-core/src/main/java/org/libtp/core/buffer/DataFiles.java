@@ -18,7 +18,18 @@ import java.util.TreeMap;
  * another environment.
  */
 public final class DataFiles {
+    /** Name of the durable file registry ({@code __libtp.files}). */
+    public static final String REGISTRY = FileRegistryCodec.FILE;
+
     private DataFiles() {
+    }
+
+    /**
+     * Checks page {@code pageNo}'s image as read from its data file: null if it is good or was
+     * never written (all zeros), else what is wrong (a torn or damaged page).
+     */
+    public static String checkPage(byte[] page, int pageSize, long pageNo) {
+        return PageHeader.check(page, pageSize, pageNo);
     }
 
     /** Names of the files in the directory that start with a data file header, sorted. */

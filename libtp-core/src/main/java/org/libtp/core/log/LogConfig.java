@@ -22,8 +22,11 @@ package org.libtp.core.log;
 public record LogConfig(long fileSize, int bufferSize, int groupThreshold, int waitThresholdPercent,
                         long logDelayBytes, long maxGroupDelayMicros, boolean autoRemove) {
 
+    /** The largest log file size. */
+    public static final long MAX_FILE_SIZE = 1L << 30;
+
     public LogConfig {
-        if (fileSize < 64 * 1024 || fileSize > (1L << 30)) {
+        if (fileSize < 64 * 1024 || fileSize > MAX_FILE_SIZE) {
             throw new IllegalArgumentException("log fileSize " + fileSize + " not in [64 KiB, 1 GiB]");
         }
         if (bufferSize < 16 * 1024 || bufferSize > fileSize / 2) {

@@ -29,4 +29,22 @@ public final class Lsn {
     public static String toString(long lsn) {
         return lsn == NULL ? "(null)" : "(" + file(lsn) + "," + offset(lsn) + ")";
     }
+
+    /**
+     * Parses what {@link #toString(long)} writes: {@code (file,offset)}, parentheses optional, or
+     * {@code (null)}.
+     *
+     * @throws IllegalArgumentException if {@code s} is not an LSN
+     */
+    public static long parse(String s) {
+        String t = s.trim();
+        if (t.equals("(null)")) {
+            return NULL;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\(?\\s*(\\d{1,10})\\s*,\\s*(\\d{1,10})\\s*\\)?$").matcher(t);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + s + "' is not an LSN: file,offset, e.g. (3,4096)");
+        }
+        return of(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
+    }
 }

@@ -272,6 +272,15 @@ public final class SharedLog implements LogManager {
                 zero(file(last), Lsn.offset(end[0]), end[1]);
                 file(last).force();
             }
+            if (sizeOf(last) != fileSize) {
+                // Created with another logFileSize: it stays as it is, and appends go on in a new
+                // file of this run's size (log files never change their size).
+                LOG.info("log file {} of {} was created with {} bytes, logFileSize is now {}: the log continues in {}",
+                        LogFileHeader.fileName(last), storage.directory(), sizeOf(last), fileSize,
+                        LogFileHeader.fileName(last + 1));
+                createFile(last + 1);
+                end[0] = Lsn.of(last + 1, LogFileHeader.SIZE);
+            }
             setEnd(end[0]);
             mem.putLong(OFF_FLUSHED_LSN, end[0]);
         } catch (IOException e) {
@@ -370,7 +379,9 @@ public final class SharedLog implements LogManager {
                 break;
             }
             String why = null;
-            if (length < LogRecordCodec.HEADER_SIZE || off + length > size || length - LogRecordCodec.HEADER_SIZE > bufferSize) {
+            // Bounded by the file, not by the log buffer: the buffer may have been larger when the
+            // record was written (a setting changed between runs). The checksum decides.
+            if (length < LogRecordCodec.HEADER_SIZE || off + length > size) {
                 why = "impossible length " + length;
             } else {
                 byte[] rec = new byte[length];
@@ -1129,20 +1140,22 @@ public final class SharedLog implements LogManager {
     private LogEntry readFromFile(long lsn) throws IOException {
         int n = Lsn.file(lsn);
         long off = Lsn.offset(lsn);
-        if (off + LogRecordCodec.HEADER_SIZE > fileSize) {
-            throw new IllegalArgumentException("LSN " + Lsn.toString(lsn) + " is past the last record of its file");
-        }
         StorageFile f;
+        long size;
         try {
             f = file(n);
+            size = sizeOf(n);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IllegalArgumentException("LSN " + Lsn.toString(lsn) + ": log file "
                     + LogFileHeader.fileName(n) + " does not exist (archived or removed?)");
         }
+        if (off + LogRecordCodec.HEADER_SIZE > size) {
+            throw new IllegalArgumentException("LSN " + Lsn.toString(lsn) + " is past the last record of its file");
+        }
         ByteBuffer head = ByteBuffer.allocate(LogRecordCodec.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
         f.readFully(head, off);
         int length = head.getInt(LogRecordCodec.OFF_LENGTH);
-        if (length < LogRecordCodec.HEADER_SIZE || off + length > fileSize || length - LogRecordCodec.HEADER_SIZE > bufferSize) {
+        if (length < LogRecordCodec.HEADER_SIZE || off + length > size) {
             throw new CorruptionException("log record at LSN " + Lsn.toString(lsn) + " in " + f.name()
                     + " has impossible length " + length);
         }
@@ -1164,7 +1177,7 @@ public final class SharedLog implements LogManager {
             if (lsn >= end) {
                 return;
             }
-            if (Lsn.offset(lsn) + LogRecordCodec.HEADER_SIZE > fileSize) {
+            if (Lsn.offset(lsn) + LogRecordCodec.HEADER_SIZE > sizeOfQuietly(Lsn.file(lsn))) {
                 // No record fits here (e.g. a checkpoint's redo LSN taken when the next record
                 // was about to go to the next file): the next record is at the next file's start.
                 lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE);
@@ -1185,9 +1198,41 @@ public final class SharedLog implements LogManager {
                 return;
             }
             lsn = e.nextLsn();
-            if (Lsn.offset(lsn) + LogRecordCodec.HEADER_SIZE > fileSize) {
+            if (Lsn.offset(lsn) + LogRecordCodec.HEADER_SIZE > sizeOfQuietly(Lsn.file(lsn))) {
                 lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE);
             }
+        }
+    }
+
+    /** Sizes log files were created with, by number (their headers say; they never change). */
+    private final Map<Integer, Long> createdSizes = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The size log file {@code n} was created with. Files created before {@code logFileSize}
+     * was changed keep their own; the current file and later ones have this run's.
+     */
+    private long sizeOf(int n) throws IOException {
+        Long known = createdSizes.get(n);
+        if (known != null) {
+            return known;
+        }
+        ByteBuffer hb = ByteBuffer.allocate(LogFileHeader.SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        file(n).readFully(hb, 0);
+        long size = hb.getLong(LogFileHeader.OFF_FILE_SIZE);
+        if (size < LogFileHeader.SIZE + LogRecordCodec.HEADER_SIZE || size > LogConfig.MAX_FILE_SIZE) {
+            throw new CorruptionException("log file " + where(LogFileHeader.fileName(n)) + " header says it was created "
+                    + "with " + size + " bytes: its header is damaged");
+        }
+        createdSizes.put(n, size);
+        return size;
+    }
+
+    /** {@link #sizeOf}, or this run's file size for a file that is gone or not yet created. */
+    private long sizeOfQuietly(int n) {
+        try {
+            return sizeOf(n);
+        } catch (IOException e) {
+            return fileSize;
         }
     }
 

@@ -54,6 +54,10 @@ import java.util.concurrent.TimeUnit;
  *                                   its redo LSN or the first LSN of a transaction it lists as
  *                                   active, whichever is older (log files before it are archivable
  *                                   once no running transaction needs them)
+ *     456     8  backupFrom        while a hot backup runs: the first LSN it copies (log files
+ *                                  from its file on are not removed; 0 = no backup)
+ *     464     4  backupOwner       the backup's process slot (a dead owner's pin is ignored)
+ *     472     8  backupOwnerGen    that slot's generation when the backup began
  *    1024  64*T  transaction table, T = maxTransactions entries:
  *                  0  4 state 0 free / 1 running / 2 committing / 3 aborting
  *                  4  4 owner process slot
@@ -83,8 +87,11 @@ public final class SharedTxnManager implements TransactionManager {
     static final long OFF_LAST_CKP_BEGIN = 432;
     static final long OFF_EARLY_RELEASE_END = 440;
     static final long OFF_LAST_CKP_FROM = 448;
+    static final long OFF_BACKUP_FROM = 456;
+    static final long OFF_BACKUP_OWNER = 464;
+    static final long OFF_BACKUP_OWNER_GEN = 472;
     static final long OFF_TABLE = 1024;
-    static final int LAYOUT_VERSION = 3; // 3: lastCheckpointFrom
+    static final int LAYOUT_VERSION = 4; // 3: lastCheckpointFrom; 4: the hot backup's pin
     static final int ENTRY = 64;
     static final int E_STATE = 0;
     static final int E_OWNER = 4;
@@ -149,13 +156,24 @@ public final class SharedTxnManager implements TransactionManager {
      * others wait for it.
      */
     public static SharedTxnManager open(Environment env, SharedLog log, TxnConfig config, List<ResourceManager> rms) {
+        return open(env, log, config, rms, false);
+    }
+
+    /**
+     * Opens as above; {@code catastrophic}: if this process runs recovery, it reads and redoes
+     * the whole log from its first file, not from the last checkpoint (Berkeley DB's
+     * {@code DB_RECOVER_FATAL}): for a hot backup, whose data files may be older than the last
+     * checkpoint in its log says.
+     */
+    public static SharedTxnManager open(Environment env, SharedLog log, TxnConfig config, List<ResourceManager> rms,
+                                        boolean catastrophic) {
         Region region = env.region(spec(config));
         SharedTxnManager tm = new SharedTxnManager(env, log, config, region, rms);
         tm.txnLatch.acquire();
         try {
             if (tm.mem.getIntVolatile(OFF_STATE) == 0) {
                 tm.mem.putInt(OFF_MAX, config.maxTransactions());
-                tm.recover();
+                tm.recover(catastrophic);
                 tm.ranRecovery = true;
                 tm.mem.putIntVolatile(OFF_STATE, 1);
             } else if (tm.mem.getInt(OFF_MAX) != config.maxTransactions()) {
@@ -688,12 +706,26 @@ public final class SharedTxnManager implements TransactionManager {
 
     /**
      * Log files that recovery no longer needs: every record in them is before the last
-     * checkpoint's redo point and before the first record of every active transaction. Like
-     * {@code db_archive}; the caller may copy them elsewhere, then {@link #removeLogFiles}.
+     * checkpoint's redo point and before the first record of every active transaction, and no
+     * running hot backup still has to copy them. Like {@code db_archive}; the caller may copy
+     * them elsewhere, then {@link #removeLogFiles}.
      */
     public int[] archivableLogFiles() {
-        // Recovery reads from the last checkpoint's redo LSN, or from the first record of a
-        // transaction that checkpoint lists as active, even one that has ended since.
+        long horizon = recoveryHorizon();
+        long pin = backupPin();
+        if (pin != Lsn.NULL) {
+            horizon = Math.min(horizon, pin);
+        }
+        int limit = Lsn.file(horizon);
+        return java.util.Arrays.stream(log.fileNumbers()).filter(n -> n < limit).toArray();
+    }
+
+    /**
+     * The oldest LSN recovery would read now: the last checkpoint's redo LSN, or the first record
+     * of a transaction that checkpoint lists as active (even one that has ended since), or of a
+     * transaction running now.
+     */
+    private long recoveryHorizon() {
         long horizon = Math.min(mem.getLongVolatile(OFF_LAST_CKP_REDO), mem.getLongVolatile(OFF_LAST_CKP_FROM));
         for (int i = 0; i < max; i++) {
             long e = entry(i);
@@ -704,8 +736,65 @@ public final class SharedTxnManager implements TransactionManager {
                 }
             }
         }
-        int limit = Lsn.file(horizon);
-        return java.util.Arrays.stream(log.fileNumbers()).filter(n -> n < limit).toArray();
+        return horizon;
+    }
+
+    /** The running hot backup's first LSN, or NULL if none runs (or its process died). */
+    private long backupPin() {
+        long pin = mem.getLongVolatile(OFF_BACKUP_FROM);
+        if (pin == Lsn.NULL) {
+            return Lsn.NULL;
+        }
+        int owner = mem.getIntVolatile(OFF_BACKUP_OWNER);
+        return env.slotGeneration(owner) == mem.getLongVolatile(OFF_BACKUP_OWNER_GEN) ? pin : Lsn.NULL;
+    }
+
+    /**
+     * Starts a hot backup in this process: from now until {@link #endBackup()} no process removes
+     * a log file the backup may still copy. Returns the first LSN it must copy: where recovery
+     * would start reading now, or {@code atMost} if that is older (an incremental backup continues
+     * where the previous one ended). Under the checkpoint latch, so no checkpoint is between
+     * choosing its log files to remove and removing them. One backup at a time per environment.
+     *
+     * @throws IllegalStateException if a backup is running in a live process
+     */
+    public long beginBackup(long atMost) {
+        checkOpen();
+        env.checkValid();
+        ckpLatch.acquire();
+        try {
+            if (backupPin() != Lsn.NULL) {
+                throw new IllegalStateException("a hot backup of " + env.home() + " is running in process slot "
+                        + mem.getIntVolatile(OFF_BACKUP_OWNER) + "; wait until it ends");
+            }
+            long from = recoveryHorizon();
+            if (atMost != Lsn.NULL) {
+                from = Math.min(from, atMost);
+            }
+            int slot = env.processSlot();
+            mem.putLongVolatile(OFF_BACKUP_FROM, Lsn.NULL);
+            mem.putIntVolatile(OFF_BACKUP_OWNER, slot);
+            mem.putLongVolatile(OFF_BACKUP_OWNER_GEN, env.slotGeneration(slot));
+            mem.putLongVolatile(OFF_BACKUP_FROM, from);
+            return from;
+        } finally {
+            ckpLatch.release();
+        }
+    }
+
+    /** Ends this process's hot backup: log files it pinned may be removed again. */
+    public void endBackup() {
+        if (closed) {
+            return;
+        }
+        ckpLatch.acquire();
+        try {
+            if (mem.getIntVolatile(OFF_BACKUP_OWNER) == env.processSlot()) {
+                mem.putLongVolatile(OFF_BACKUP_FROM, Lsn.NULL);
+            }
+        } finally {
+            ckpLatch.release();
+        }
     }
 
     /**
@@ -714,7 +803,7 @@ public final class SharedTxnManager implements TransactionManager {
      */
     private void removeLogFilesQuietly() {
         try {
-            int n = removeLogFiles();
+            int n = removeLogFilesLatched();
             if (n > 0) {
                 LOG.debug("removed {} log files of {} that recovery no longer needs", n, env.home());
             }
@@ -723,8 +812,21 @@ public final class SharedTxnManager implements TransactionManager {
         }
     }
 
-    /** Deletes the log files {@link #archivableLogFiles()} names; returns how many. */
+    /**
+     * Deletes the log files {@link #archivableLogFiles()} names; returns how many. Under the
+     * checkpoint latch, which a hot backup takes to pin its files.
+     */
     public int removeLogFiles() {
+        checkOpen();
+        ckpLatch.acquire();
+        try {
+            return removeLogFilesLatched();
+        } finally {
+            ckpLatch.release();
+        }
+    }
+
+    private int removeLogFilesLatched() {
         int[] files = archivableLogFiles();
         for (int n : files) {
             log.removeFile(n);
@@ -740,7 +842,7 @@ public final class SharedTxnManager implements TransactionManager {
      * transaction active at it if that is earlier — not the whole log — so recovery time is
      * bounded by the checkpoint interval and the longest transaction.
      */
-    private void recover() {
+    private void recover(boolean catastrophic) {
         long t0 = System.nanoTime();
         for (ResourceManager rm : managerList) {
             rm.beforeRecovery();
@@ -759,6 +861,13 @@ public final class SharedTxnManager implements TransactionManager {
                 maxId[0] = Math.max(maxId[0], a.txnId());
             }
             maxId[0] = Math.max(maxId[0], c.nextTxnId() - 1);
+        }
+        if (catastrophic) {
+            // Every page may be older than the checkpoint claims: redo all the log there is.
+            int[] files = log.fileNumbers();
+            from = files.length == 0 ? Lsn.NULL : Lsn.of(files[0], org.libtp.core.log.LogFileHeader.SIZE);
+            ckp[1] = from;
+            LOG.info("catastrophic recovery of {}: reading the whole log from {}", env.home(), Lsn.toString(from));
         }
         log.scan(from, e -> {
             LogRecord r = LogRecords.decode(e); // unknown types fail here, naming the LSN

@@ -41,7 +41,9 @@ import java.util.function.Function;
  * }</pre>
  */
 public final class TxnEnvironment implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TxnEnvironment.class);
     private final Environment env;
+    private final Storage storage;
     private final SharedLog log;
     private final SharedBufferPool buffers;
     private final PageUpdates pages;
@@ -56,6 +58,7 @@ public final class TxnEnvironment implements AutoCloseable {
     private TxnEnvironment(Parts parts, SharedTxnManager txn, SharedLockManager locks, List<ResourceManager> rms) {
         this.locks = locks;
         this.env = parts.env();
+        this.storage = parts.storage();
         this.log = parts.log();
         this.buffers = parts.buffers();
         this.pages = parts.pages();
@@ -97,7 +100,28 @@ public final class TxnEnvironment implements AutoCloseable {
             List<ResourceManager> all = new ArrayList<>();
             all.add(pages);
             all.addAll(user);
-            txn = SharedTxnManager.open(env, log, txnConfig, all);
+            // A backup's manifest (or a request by hand) asks for catastrophic recovery: the copy's
+            // data files may be older than its last checkpoint says. Refused if the copy is partial.
+            BackupManifest manifest = readManifest(home, storage);
+            if (manifest != null && manifest.state().equals(BackupManifest.INCOMPLETE)) {
+                throw new org.libtp.core.CorruptionException(home + " holds a backup that did not complete ("
+                        + BackupManifest.FILE + " says " + manifest.state() + "): it cannot be recovered; take the "
+                        + "backup again");
+            }
+            txn = SharedTxnManager.open(env, log, txnConfig, all, manifest != null);
+            if (manifest != null && txn.ranRecovery()) {
+                // Recovered (and checkpointed): from now on an environment like any other.
+                try {
+                    storage.delete(BackupManifest.FILE);
+                    storage.forceDirectory();
+                } catch (java.io.IOException e) {
+                    throw new org.libtp.core.EnvironmentAccessException("cannot delete " + BackupManifest.FILE + " in "
+                            + home + " after its catastrophic recovery: " + e, e);
+                }
+                LOG.info("recovered {} catastrophically ({} {})", home, BackupManifest.FILE,
+                        manifest.state().equals(BackupManifest.RECOVER) ? "asked for it" : "of a backup taken from "
+                                + manifest.source());
+            }
             // Commit and abort release the locks (the lock manager's end listener), also for the
             // transactions failCheck rolls back for dead processes.
             SharedLockManager locks = SharedLockManager.open(txn, lockConfig);
@@ -125,8 +149,22 @@ public final class TxnEnvironment implements AutoCloseable {
         }
     }
 
+    private static BackupManifest readManifest(Path home, Storage storage) {
+        try {
+            return BackupManifest.read(storage);
+        } catch (java.io.IOException e) {
+            throw new org.libtp.core.EnvironmentAccessException("cannot read " + BackupManifest.FILE + " in " + home
+                    + ": " + e, e);
+        }
+    }
+
     public Environment env() {
         return env;
+    }
+
+    /** The storage of the durable files (log, data files, anchor, registry). */
+    public Storage storage() {
+        return storage;
     }
 
     public SharedLog log() {

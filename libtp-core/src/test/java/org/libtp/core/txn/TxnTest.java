@@ -59,7 +59,10 @@ class TxnTest {
         assertEquals(432, SharedTxnManager.OFF_LAST_CKP_BEGIN);
         assertEquals(440, SharedTxnManager.OFF_EARLY_RELEASE_END);
         assertEquals(448, SharedTxnManager.OFF_LAST_CKP_FROM);
-        assertEquals(3, SharedTxnManager.LAYOUT_VERSION);
+        assertEquals(456, SharedTxnManager.OFF_BACKUP_FROM);
+        assertEquals(464, SharedTxnManager.OFF_BACKUP_OWNER);
+        assertEquals(472, SharedTxnManager.OFF_BACKUP_OWNER_GEN);
+        assertEquals(4, SharedTxnManager.LAYOUT_VERSION);
         assertEquals(1024, SharedTxnManager.OFF_TABLE);
         assertEquals(64, SharedTxnManager.ENTRY);
         assertEquals(0, SharedTxnManager.E_STATE);
