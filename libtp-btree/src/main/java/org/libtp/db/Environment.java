@@ -453,24 +453,18 @@ public final class Environment implements AutoCloseable {
      *                                  is not empty
      */
     public static long restore(Path backup, Path target) {
-        long bytes = org.libtp.core.txn.HotBackup.restore(backup, target, org.libtp.core.txn.HotBackup.Progress.NONE);
-        recoverRestored(target);
-        return bytes;
+        return restore(backup, target, org.libtp.core.txn.HotBackup.Progress.NONE);
     }
 
-    /** Opens {@code target} once, which recovers the restored copy, with the page size it was taken with. */
-    static void recoverRestored(Path target) {
-        org.libtp.core.txn.BackupManifest m;
-        try {
-            m = org.libtp.core.txn.BackupManifest.read(new FileStorage(target));
-        } catch (java.io.IOException e) {
-            throw new org.libtp.core.EnvironmentAccessException("cannot read the backup manifest in " + target + ": " + e, e);
-        }
-        EnvironmentConfig.Builder b = EnvironmentConfig.builder();
-        if (m != null && m.pageSize() > 0) {
-            b.pageSize(m.pageSize());
-        }
-        open(target, b.build()).close();
+    /**
+     * As {@link #restore(Path, Path)}, telling {@code progress} of the bytes copied (the recovery
+     * that follows reports nothing).
+     */
+    public static long restore(Path backup, Path target, org.libtp.core.txn.HotBackup.Progress progress) {
+        long bytes = org.libtp.core.txn.HotBackup.restore(backup, target, progress);
+        // Opened once, which recovers the copy: with its page size, which its data files say.
+        join(target, EnvironmentConfig.defaults()).close();
+        return bytes;
     }
 
     /**
@@ -479,7 +473,7 @@ public final class Environment implements AutoCloseable {
      * the last checkpoint, then rolls back unfinished transactions. For a directory whose data
      * files may be older than its last checkpoint says (files restored by hand from a copy taken
      * while the environment ran); normal crashes need only {@link #open}. No process may have the
-     * environment open.
+     * environment open. {@code config}'s page size gives way to the data files'.
      *
      * @throws IllegalStateException if another process has the environment open
      */
@@ -498,7 +492,7 @@ public final class Environment implements AutoCloseable {
                         + " other process(es); close it everywhere before recovering it catastrophically");
             }
             org.libtp.core.txn.HotBackup.requestCatastrophicRecovery(dir);
-            open(dir, config).close();
+            open(dir, config, new FileStorage(dir), true).close(); // alone: the data files' page size
         }
     }
 

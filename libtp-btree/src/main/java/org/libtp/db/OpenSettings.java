@@ -103,12 +103,28 @@ final class OpenSettings {
     /**
      * {@code config} with the settings the running processes recorded in place of its own (Berkeley
      * DB's {@code DB_JOINENV}: tools join with whatever the applications use), or {@code config}
-     * itself if no process has recorded any (this one is alone).
+     * itself if no process has recorded any (this one is alone) — except for the page size, which
+     * the data files fix (a tool must open an environment of 8 KiB pages with 8 KiB pages), and the
+     * log file size, which the newest log file says.
      */
     static EnvironmentConfig adopt(org.libtp.core.env.Environment env, EnvironmentConfig config) {
         Memory m = env.region(SPEC).memory();
         if (m.getIntVolatile(OFF_STATE) != READY) {
-            return config;
+            org.libtp.core.storage.Storage files = new org.libtp.core.storage.FileStorage(env.home());
+            int pageSize = org.libtp.core.buffer.DataFiles.pageSize(files);
+            long logFileSize = org.libtp.core.log.LogFileHeader.lastFileSize(files);
+            EnvironmentConfig.Builder b = config.toBuilder();
+            if (pageSize > 0) {
+                b.pageSize(pageSize);
+            }
+            if (logFileSize > 0 && config.logBufferSize() <= logFileSize / 2) {
+                b.logFileSize(logFileSize); // else a tool's open would start a new log file
+            }
+            try {
+                return b.build();
+            } catch (IllegalArgumentException e) {
+                return config;
+            }
         }
         byte[] text = new byte[m.getInt(OFF_LENGTH)];
         m.getBytes(OFF_TEXT, text, 0, text.length);

@@ -44,8 +44,40 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--record-length", paramLabel = "N",
             description = "recno: the fixed record length when the dump has no re_len (shorter records are padded)")
     Integer recordLength;
+    @Option(names = {"-q", "--quiet"}, description = "no progress bar")
+    boolean quiet;
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
+    private ProgressBar bar;
+    private CountingStream counted;
+    private long inputSize;
+
+    /** Counts the bytes read from the input, for the progress bar. */
+    static final class CountingStream extends java.io.FilterInputStream {
+        volatile long count;
+
+        CountingStream(java.io.InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+    }
 
     @Override
     public Integer call() throws IOException {
@@ -56,10 +88,12 @@ final class LoadCommand implements Callable<Integer> {
             Tools.requireEnvironment(dir);
         }
         long total = 0;
+        inputSize = file == null ? 0 : Files.size(file);
+        counted = new CountingStream(file == null ? System.in : Files.newInputStream(file));
         try (Environment env = create ? Environment.join(dir, EnvironmentConfig.defaults()) : Tools.open(dir, false);
-             BufferedReader in = file == null
-                     ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.ISO_8859_1))
-                     : Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
+             BufferedReader in = new BufferedReader(new InputStreamReader(counted, StandardCharsets.ISO_8859_1), 1 << 16);
+             ProgressBar progress = ProgressBar.of(spec.commandLine().getErr(), "load", "B", quiet)) {
+            bar = progress;
             int[] lineNo = {0};
             int sections = 0;
             Map<String, String> h;
@@ -160,6 +194,7 @@ final class LoadCommand implements Callable<Integer> {
                     }
                     key = null;
                     if (++n % batch == 0) {
+                        bar.at(counted.count, inputSize);
                         t.commit();
                         t = env.beginTransaction(Durability.NO_SYNC, false);
                     }

@@ -25,7 +25,7 @@ final class VerifyCommand implements Callable<Integer> {
     Path dir;
     @Option(names = "--db", paramLabel = "NAME", description = "only this database")
     String db;
-    @Option(names = {"-q", "--quiet"}, description = "print problems only")
+    @Option(names = {"-q", "--quiet"}, description = "print problems only, no progress bar")
     boolean quiet;
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -34,7 +34,8 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         int problems = 0;
-        try (Environment env = Tools.open(dir, true)) {
+        try (Environment env = Tools.open(dir, true);
+             ProgressBar bar = ProgressBar.of(spec.commandLine().getErr(), "verify", "databases", quiet)) {
             List<String> names = new ArrayList<>(env.databaseNames());
             if (db != null) {
                 if (!names.contains(db)) {
@@ -43,7 +44,9 @@ final class VerifyCommand implements Callable<Integer> {
                 }
                 names = List.of(db);
             }
+            int done = 0;
             for (String n : names) {
+                bar.at(done++, names.size());
                 List<String> found;
                 try (Database d = env.openDatabase(null, n, DatabaseConfig.builder().readOnly(true).build())) {
                     found = d.verify();
@@ -51,6 +54,7 @@ final class VerifyCommand implements Callable<Integer> {
                     found = List.of(e.getMessage());
                 }
                 problems += found.size();
+                bar.clear();
                 if (found.isEmpty()) {
                     if (!quiet) {
                         out.println("database " + n + ": ok");
@@ -59,6 +63,7 @@ final class VerifyCommand implements Callable<Integer> {
                     found.forEach(p -> out.println("database " + n + ": " + p));
                 }
             }
+            bar.at(done, names.size());
             if (db == null && names.contains("sql.schema")) {
                 org.libtp.sql.exec.Engine sql = new org.libtp.sql.exec.Engine(env);
                 try {

@@ -159,4 +159,58 @@ class ToolsTest {
         Run v = libtp("verify", env.toString());
         assertEquals(0, v.status(), v.out());
     }
+
+    @Test
+    void backupRestoreAndCatastrophicRecovery() throws Exception {
+        Path env = environment();
+        Path backup = dir.resolve("backup");
+        Run b = libtp("backup", env.toString(), backup.toString());
+        assertEquals(0, b.status(), b.err());
+        assertTrue(b.out().startsWith("backup into") && b.err().isEmpty(), b.out() + b.err());
+        try (Environment e = Environment.open(env, EnvironmentConfig.builder().keepLogFiles(true).build());
+             Database db = e.openDatabase(null, "people", DatabaseConfig.defaults())) {
+            db.put(null, "later".getBytes(StandardCharsets.UTF_8), "x".getBytes(StandardCharsets.UTF_8));
+        }
+        Run inc = libtp("backup", "--incremental", env.toString(), backup.toString());
+        assertEquals(0, inc.status(), inc.err());
+        assertTrue(inc.out().startsWith("incremental backup"), inc.out());
+        Run again = libtp("backup", env.toString(), backup.toString());
+        assertEquals(3, again.status());
+        assertTrue(again.err().contains("not empty") && again.err().contains("incremental"), again.err());
+        Path restored = dir.resolve("restored");
+        Run r = libtp("restore", backup.toString(), restored.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().startsWith("restored"), r.out());
+        Run v = libtp("verify", restored.toString());
+        assertEquals(0, v.status(), v.out() + v.err());
+        try (Environment e = Environment.open(restored, EnvironmentConfig.defaults());
+             Database db = e.openDatabase(null, "people", DatabaseConfig.defaults())) {
+            assertEquals("x", new String(db.get(null, "later".getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8));
+        }
+        Run twice = libtp("restore", backup.toString(), restored.toString());
+        assertEquals(3, twice.status());
+        assertTrue(twice.err().contains("not empty"), twice.err());
+        Run notBackup = libtp("restore", env.toString(), dir.resolve("r2").toString());
+        assertEquals(3, notBackup.status());
+        assertTrue(notBackup.err().contains("holds no LibTP backup"), notBackup.err());
+        Run c = libtp("recover", "--catastrophic", restored.toString());
+        assertEquals(0, c.status(), c.err());
+        assertTrue(c.out().contains("catastrophically"), c.out());
+    }
+
+    @Test
+    void theProgressBarIsOneLineAndOnlyOnATerminal() {
+        StringWriter w = new StringWriter();
+        ProgressBar bar = new ProgressBar(new PrintWriter(w), "backup", "B", true);
+        assertEquals("backup [###############               ]  50% 5.0 MB / 10.0 MB  1.5 s", bar.line(5_000_000, 10_000_000, 1500));
+        assertEquals("load 0.3 MB  0.1 s", new ProgressBar(new PrintWriter(w), "load", "B", true).line(300_000, 0, 100));
+        bar.at(1, 2);
+        bar.close();
+        assertTrue(w.toString().startsWith("\rbackup [") && w.toString().endsWith(System.lineSeparator()), w.toString());
+        StringWriter quiet = new StringWriter();
+        try (ProgressBar q = ProgressBar.of(new PrintWriter(quiet), "x", "B", false)) {
+            q.at(1, 2); // tests run without a console
+        }
+        assertEquals("", quiet.toString());
+    }
 }

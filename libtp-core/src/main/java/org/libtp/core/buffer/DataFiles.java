@@ -87,6 +87,30 @@ public final class DataFiles {
         return reg;
     }
 
+    /**
+     * The page size of the environment's data files (their header pages say), or 0 if it has none
+     * or their headers cannot be read.
+     */
+    public static int pageSize(Storage storage) {
+        try {
+            for (String name : registered(storage).values()) {
+                try (StorageFile f = storage.open(name, false)) {
+                    if (f.size() < DataFileHeader.SIZE) {
+                        continue;
+                    }
+                    byte[] b = new byte[DataFileHeader.SIZE];
+                    f.readFully(ByteBuffer.wrap(b), 0);
+                    return DataFileHeader.decode(storage.directory().resolve(name).toString(), b).pageSize();
+                } catch (IOException | RuntimeException unreadable) {
+                    // the open reports it, naming the file
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            // likewise
+        }
+        return 0;
+    }
+
     /** The data files the durable registry names, by file id (empty if there is no registry). */
     public static Map<Integer, String> registered(Storage storage) throws IOException {
         if (!storage.exists(FileRegistryCodec.FILE)) {

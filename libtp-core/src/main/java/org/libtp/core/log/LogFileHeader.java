@@ -91,6 +91,27 @@ public final class LogFileHeader {
         return o.toString();
     }
 
+    /**
+     * The size the newest log file in {@code storage}'s directory was created with (the log goes
+     * on in it with that size), or 0 if there is none or its header cannot be read.
+     */
+    public static long lastFileSize(org.libtp.core.storage.Storage storage) {
+        try {
+            int last = storage.list("log.").stream().mapToInt(LogFileHeader::fileNumber).max().orElse(-1);
+            if (last <= 0) {
+                return 0;
+            }
+            try (org.libtp.core.storage.StorageFile f = storage.open(fileName(last), false)) {
+                ByteBuffer b = ByteBuffer.allocate(SIZE);
+                f.readFully(b, 0);
+                validate(fileName(last), b, last);
+                return b.getLong(OFF_FILE_SIZE);
+            }
+        } catch (java.io.IOException | RuntimeException unreadable) {
+            return 0; // the open reports it, naming the file
+        }
+    }
+
     /** The file name of log file {@code n}. */
     public static String fileName(int n) {
         return String.format("log.%010d", n);
