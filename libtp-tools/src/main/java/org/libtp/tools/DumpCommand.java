@@ -22,7 +22,9 @@ import java.util.concurrent.Callable;
 /** {@code libtp dump}: Berkeley DB's db_dump, in its text format ({@link DumpFormat}). */
 @Command(name = "dump", mixinStandardHelpOptions = true,
         description = {"Write databases in Berkeley DB's db_dump text format (db5.3_load reads it), each in one "
-                + "read-only transaction.", "Without --db: every database, each a section naming it."})
+                + "read-only transaction.", "Without --db: every database, each a section naming it.",
+            "--sql: the SQL tables as CREATE TABLE, CREATE INDEX and INSERT statements instead, all in one "
+                + "transaction (libtp sql DIR < FILE loads them)."})
 final class DumpCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR", description = "the environment directory")
     Path dir;
@@ -34,11 +36,21 @@ final class DumpCommand implements Callable<Integer> {
     boolean keys;
     @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "write to FILE instead of standard output")
     Path file;
+    @Option(names = "--sql", description = "SQL tables as SQL statements")
+    boolean sql;
+    @Option(names = "--table", paramLabel = "TABLE", description = "with --sql: only this table")
+    String table;
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
+        if (sql) {
+            return sql();
+        }
+        if (table != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--table goes with --sql");
+        }
         try (Environment env = Tools.open(dir, true)) {
             List<String> names = env.databaseNames();
             if (db != null && !names.contains(db)) {
@@ -55,6 +67,59 @@ final class DumpCommand implements Callable<Integer> {
                 if (file != null) {
                     out.close();
                 }
+            }
+        }
+        return 0;
+    }
+
+    /** The SQL tables as statements, read in one read-only transaction (a consistent snapshot under 2PL). */
+    private int sql() throws IOException {
+        if (db != null || print || keys) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sql takes no --db, --print or --keys");
+        }
+        Tools.requireEnvironment(dir);
+        PrintWriter out = file == null ? spec.commandLine().getOut()
+                : new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8));
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:libtp:" + dir.toAbsolutePath())) {
+            c.setReadOnly(true);
+            c.setAutoCommit(false);
+            java.sql.DatabaseMetaData md = c.getMetaData();
+            List<String> tables = SchemaScript.tables(md);
+            if (table != null) {
+                String name = table.startsWith("\"") ? table.substring(1, table.length() - 1) : table.toUpperCase(java.util.Locale.ROOT);
+                if (!tables.contains(name)) {
+                    throw new Tools.ToolException("no table " + table + " in " + dir + " (libtp sql " + dir + " -c .tables)");
+                }
+                tables = List.of(name);
+            }
+            out.println("-- LibTP SQL dump of " + dir.toAbsolutePath() + "; load it with: libtp sql DIR < FILE");
+            out.println("BEGIN;");
+            for (String t : tables) {
+                for (String ddl : SchemaScript.create(md, t)) {
+                    out.println(ddl + ";");
+                }
+                try (java.sql.Statement st = c.createStatement();
+                     java.sql.ResultSet rs = st.executeQuery("SELECT * FROM " + SchemaScript.identifier(t))) {
+                    int n = rs.getMetaData().getColumnCount();
+                    String head = "INSERT INTO " + SchemaScript.identifier(t) + " VALUES (";
+                    while (rs.next()) {
+                        StringBuilder b = new StringBuilder(head);
+                        for (int i = 1; i <= n; i++) {
+                            b.append(i > 1 ? ", " : "").append(SchemaScript.literal(rs.getObject(i)));
+                        }
+                        out.println(b.append(");"));
+                    }
+                }
+            }
+            out.println("COMMIT;");
+            c.commit();
+        } catch (java.sql.SQLException e) {
+            throw new Tools.ToolException("cannot dump the SQL tables of " + dir + ": " + e.getMessage() + " (SQLState "
+                    + e.getSQLState() + ")");
+        } finally {
+            out.flush();
+            if (file != null) {
+                out.close();
             }
         }
         return 0;

@@ -19,7 +19,7 @@ final class ProgressBar implements org.libtp.core.txn.HotBackup.Progress, AutoCl
 
     /** A bar for {@code label} counting {@code unit} ("B" for bytes, shown as MB), shown if on a terminal and not quiet. */
     static ProgressBar of(PrintWriter err, String label, String unit, boolean quiet) {
-        return new ProgressBar(err, label, unit, !quiet && System.console() != null);
+        return new ProgressBar(err, label, unit, !quiet && Tools.interactive());
     }
 
     ProgressBar(PrintWriter err, String label, String unit, boolean shown) {

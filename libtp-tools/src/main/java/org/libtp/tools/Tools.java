@@ -41,6 +41,22 @@ final class Tools {
         }
     }
 
+    /**
+     * True if standard input and output are a terminal (from JDK 22 on, {@code System.console()}
+     * exists for redirected streams too, and {@code Console.isTerminal()} tells).
+     */
+    static boolean interactive() {
+        java.io.Console c = System.console();
+        if (c == null) {
+            return false;
+        }
+        try {
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(c);
+        } catch (ReflectiveOperationException before22) {
+            return true;
+        }
+    }
+
     /** A failure as one line: LibTP's typed exceptions carry their own advice. */
     static String describe(Throwable e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
