@@ -496,6 +496,43 @@ public final class Environment implements AutoCloseable {
         }
     }
 
+    /** The processes attached to the environment now, this one included (for monitoring tools). */
+    public List<org.libtp.core.env.Environment.AttachedProcess> attachedProcesses() {
+        checkOpen();
+        return tp.env().attachedProcesses();
+    }
+
+    /** The transactions active now, in every process (for monitoring tools). */
+    public List<org.libtp.core.txn.SharedTxnManager.ActiveTransaction> activeTransactions() {
+        checkOpen();
+        return tp.txn().activeTransactions();
+    }
+
+    /**
+     * The lock table now: every request, granted or waiting, and the waits-for graph (Berkeley
+     * DB's {@code db_stat -CA}). Reading it holds every lock partition for a moment.
+     */
+    public org.libtp.core.lock.LockTableSnapshot lockTable() {
+        checkOpen();
+        return tp.locks().snapshot();
+    }
+
+    /**
+     * Runs one deadlock detection pass now (Berkeley DB's {@code db_deadlock}; a pass also runs
+     * every {@link EnvironmentConfig#deadlockDetectIntervalMillis()} in one process): returns the
+     * number of transactions chosen as victims, whose waits get a DeadlockException.
+     */
+    public int detectDeadlocks() {
+        checkOpen();
+        return tp.locks().detect();
+    }
+
+    /** The name of data file {@code fileId} (as lock objects and log records name files). */
+    public String dataFileName(int fileId) {
+        checkOpen();
+        return tp.buffers().fileName(fileId);
+    }
+
     /** Names of the databases, in order. */
     public List<String> databaseNames() {
         checkOpen();

@@ -18,7 +18,7 @@ import java.io.PrintWriter;
         description = "Operate a LibTP environment directory: statistics, checks, checkpoints, log files.",
         subcommands = {StatCommand.class, VerifyCommand.class, CheckpointCommand.class, ArchiveCommand.class,
             PrintlogCommand.class, RecoverCommand.class, DumpCommand.class, LoadCommand.class, BackupCommand.class,
-            RestoreCommand.class, SqlCommand.class,
+            RestoreCommand.class, SqlCommand.class, LocksCommand.class, DeadlockCommand.class,
             CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:done", "1:done, problems found (verify)", "2:bad usage",

@@ -33,6 +33,8 @@ final class StatCommand implements Callable<Integer> {
     boolean pool;
     @Option(names = "--txn", description = "transactions: active and the limit")
     boolean txn;
+    @Option(names = "--processes", description = "the processes attached: slot, pid, since when, alive")
+    boolean processes;
     @Option(names = "--db", paramLabel = "NAME", description = "one database's statistics (default: every database)")
     String db;
     @Option(names = "--json", description = "one JSON object instead of text")
@@ -42,7 +44,7 @@ final class StatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        boolean all = !log && !locks && !pool && !txn && db == null;
+        boolean all = !log && !locks && !pool && !txn && !processes && db == null;
         PrintWriter out = spec.commandLine().getOut();
         try (Environment env = Tools.open(dir, true)) {
             EnvironmentStats s = env.stats();
@@ -63,6 +65,19 @@ final class StatCommand implements Callable<Integer> {
             if (all || txn) {
                 j.put("transactions", s.transactions());
                 text.add(s.transactions().toString());
+            }
+            if (all || processes) {
+                List<Object> ps = new ArrayList<>();
+                long self = ProcessHandle.current().pid();
+                StringBuilder b = new StringBuilder("processes:");
+                for (var p : env.attachedProcesses()) {
+                    ps.add(Map.of("slot", p.slot(), "pid", p.pid(), "alive", p.alive(), "thisTool", p.pid() == self,
+                            "attached", java.time.Instant.ofEpochMilli(p.attachedMillis()).toString()));
+                    b.append(" pid ").append(p.pid()).append(" (slot ").append(p.slot())
+                            .append(p.pid() == self ? ", this tool" : "").append(p.alive() ? "" : ", DEAD").append(')');
+                }
+                j.put("processes", ps);
+                text.add(b.toString());
             }
             if (all || db != null) {
                 List<String> names = db != null ? List.of(db) : env.databaseNames();

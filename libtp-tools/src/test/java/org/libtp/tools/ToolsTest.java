@@ -213,4 +213,54 @@ class ToolsTest {
         }
         assertEquals("", quiet.toString());
     }
+
+    /** Child: writes key {@code args[1]} in a transaction it keeps open; prints a line once it has the lock (or waits). */
+    public static final class Locker {
+        public static void main(String[] args) throws Exception {
+            Environment e = Environment.open(Path.of(args[0]), EnvironmentConfig.builder().lockTimeoutMillis(120_000).build());
+            Database db = e.openDatabase(null, "people", DatabaseConfig.defaults());
+            org.libtp.db.Transaction t = e.beginTransaction();
+            System.out.println("TXN " + t.id());
+            db.put(t, "key1".getBytes(StandardCharsets.UTF_8), args[1].getBytes(StandardCharsets.UTF_8));
+            System.out.println("HELD");
+            Thread.sleep(120_000);
+        }
+    }
+
+    @Test
+    void locksShowHoldersWaitersAndTheWaitsForGraph() throws Exception {
+        Path env = environment();
+        try (ChildJvm holder = ChildJvm.start(Locker.class, env.toString(), "a")) {
+            String holderTxn = holder.awaitLine("TXN ", Duration.ofSeconds(60)).substring(4);
+            holder.awaitLine("HELD", Duration.ofSeconds(60));
+            try (ChildJvm waiter = ChildJvm.start(Locker.class, env.toString(), "b")) {
+                String waiterTxn = waiter.awaitLine("TXN ", Duration.ofSeconds(60)).substring(4);
+                Run r = null;
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (System.nanoTime() < deadline) {
+                    r = libtp("locks", env.toString());
+                    if (r.out().contains("txn " + waiterTxn + " -> txn " + holderTxn)) {
+                        break;
+                    }
+                    Thread.sleep(100);
+                }
+                assertEquals(0, r.status(), r.err());
+                assertTrue(r.out().contains("txn " + waiterTxn + " -> txn " + holderTxn), r.out());
+                assertTrue(r.out().contains("people.db page") && r.out().contains("held by txn " + holderTxn + " WRITE")
+                        && r.out().contains("waiting: txn " + waiterTxn), r.out());
+                assertTrue(r.out().contains("pid " + holder.pid()) && r.out().contains("pid " + waiter.pid())
+                        && r.out().contains("(this tool)"), r.out());
+                assertTrue(r.out().contains("txn " + holderTxn + "  running  process slot"), r.out());
+                Run j = libtp("locks", "--json", env.toString());
+                assertTrue(j.out().contains("\"waitsFor\":[[" + waiterTxn + "," + holderTxn + "]]"), j.out());
+                Run d = libtp("deadlock", env.toString());
+                assertEquals(0, d.status(), d.err());
+                assertEquals("deadlock: no waits-for cycle" + System.lineSeparator(), d.out());
+                Run s = libtp("stat", "--processes", env.toString());
+                assertTrue(s.out().contains("pid " + holder.pid()) && s.out().contains("this tool"), s.out());
+                waiter.kill();
+            }
+            holder.kill();
+        }
+    }
 }

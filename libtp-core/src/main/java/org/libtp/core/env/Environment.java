@@ -164,6 +164,23 @@ public final class Environment implements AutoCloseable {
         return live().busySlots();
     }
 
+    /**
+     * A process attached to the environment (a busy registry slot).
+     *
+     * @param alive false if it is known to be dead (failCheck will free its slot)
+     */
+    public record AttachedProcess(int slot, long pid, long attachedMillis, boolean alive) {
+    }
+
+    /** The processes attached now, this one included, by registry slot. */
+    public java.util.List<AttachedProcess> attachedProcesses() {
+        java.util.List<AttachedProcess> out = new java.util.ArrayList<>();
+        for (long[] a : live().attachedSlots()) {
+            out.add(new AttachedProcess((int) a[0], a[1], a[2], a[3] == 1));
+        }
+        return out;
+    }
+
     /** Which memory implementation maps this process's regions ("varhandle" or "chronicle"). */
     public String memoryImplementation() {
         return shared.memoryKind();

@@ -830,6 +830,18 @@ final class SharedEnvironment implements SyncContext {
         return busySlots();
     }
 
+    /** The attached processes: {slot, pid, attach time ms, alive 1/0} per busy slot. */
+    java.util.List<long[]> attachedSlots() {
+        java.util.List<long[]> out = new java.util.ArrayList<>();
+        for (int s = 0; s < maxProcesses; s++) {
+            long at = slotOffset(maxRegions, s);
+            if (mem.getIntVolatile(at + SLOT_STATE) == SLOT_BUSY) {
+                out.add(new long[] {s, mem.getLong(at + SLOT_PID), mem.getLong(at + SLOT_ATTACH), isAlive(s + 1) ? 1 : 0});
+            }
+        }
+        return out;
+    }
+
     int busySlots() {
         int n = 0;
         for (int s = 0; s < maxProcesses; s++) {

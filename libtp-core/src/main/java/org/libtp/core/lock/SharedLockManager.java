@@ -1756,6 +1756,62 @@ public final class SharedLockManager implements LockManager {
         return victims.length;
     }
 
+    /**
+     * The lock table as it is now, read under every partition latch (in index order, as a
+     * detection pass takes them): what {@code libtp locks} prints.
+     */
+    public LockTableSnapshot snapshot() {
+        checkOpen();
+        env.checkValid();
+        java.util.List<LockTableSnapshot.Request> out = new java.util.ArrayList<>();
+        java.util.List<long[]> edges = new java.util.ArrayList<>();
+        LockMode[] modes = LockMode.values();
+        int held = 0;
+        try {
+            for (; held < lay.partitions; held++) {
+                partLatches[held].acquire();
+            }
+            for (int p = 0; p < lay.partitions; p++) {
+                for (int b = 0; b < lay.bucketsPerPartition; b++) {
+                    int o = mem.getInt(lay.offBuckets + 4L * ((long) p * lay.bucketsPerPartition + b));
+                    for (int guard = 0; o != 0 && guard <= lay.maxObjects; guard++) {
+                        long oa = obj(o - 1);
+                        int q = mem.getInt(oa + O_HEAD);
+                        for (int g = 0; q != 0 && g <= lay.maxLocks; g++) {
+                            long qa = req(q - 1);
+                            int locker = mem.getInt(qa + R_LOCKER);
+                            int status = mem.getInt(qa + R_STATUS);
+                            int pending = mem.getInt(qa + R_PENDING);
+                            out.add(new LockTableSnapshot.Request(mem.getInt(oa + O_FILE), mem.getLong(oa + O_PAGE),
+                                    Math.max(0, mem.getLong(locker(locker) + L_TXN)), locker,
+                                    modes[mem.getInt(qa + R_MODE)], status == ST_WAITING,
+                                    status == ST_GRANTED && pending != 0 ? modes[pending - 1] : null));
+                            q = mem.getInt(qa + R_QNEXT);
+                        }
+                        o = mem.getInt(oa + O_NEXT);
+                    }
+                }
+            }
+            int[][] to = {new int[16]};
+            for (int s = 0; s < maxLockers; s++) {
+                long lk = locker(s);
+                int w = mem.getInt(lk + L_WAITING);
+                if (w <= 0 || w > lay.maxLocks || mem.getInt(req(w - 1) + R_LOCKER) != s) {
+                    continue;
+                }
+                int n = waitsFor(w - 1, to, 0);
+                for (int i = 0; i < n; i++) {
+                    edges.add(new long[] {mem.getLong(lk + L_TXN), mem.getLong(locker(to[0][i]) + L_TXN)});
+                }
+            }
+        } finally {
+            for (int p = held - 1; p >= 0; p--) {
+                partLatches[p].release();
+            }
+        }
+        return new LockTableSnapshot(out, edges);
+    }
+
     /** Under every latch: refuses locker {@code s}'s wait on request {@code r} and posts it. */
     private void refuse(int s, int r) {
         long ra = req(r);

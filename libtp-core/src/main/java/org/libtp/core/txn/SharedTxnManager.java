@@ -500,6 +500,29 @@ public final class SharedTxnManager implements TransactionManager {
         }
     }
 
+    /**
+     * A transaction in the table now.
+     *
+     * @param state running, committing or aborting
+     */
+    public record ActiveTransaction(long id, int processSlot, long beginMillis, String state) {
+    }
+
+    /** The transactions in the table now, read without its latch (a snapshot for tools). */
+    public List<ActiveTransaction> activeTransactions() {
+        checkOpen();
+        List<ActiveTransaction> out = new ArrayList<>();
+        for (int i = 0; i < max; i++) {
+            long e = entry(i);
+            int state = mem.getIntVolatile(e + E_STATE);
+            if (state != FREE) {
+                out.add(new ActiveTransaction(mem.getLong(e + E_ID), mem.getInt(e + E_OWNER), mem.getLong(e + E_BEGIN),
+                        state == RUNNING ? "running" : state == COMMITTING ? "committing" : "aborting"));
+            }
+        }
+        return out;
+    }
+
     @Override
     public int activeCount() {
         return mem.getIntVolatile(OFF_ACTIVE);
