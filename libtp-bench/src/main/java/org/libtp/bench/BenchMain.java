@@ -45,6 +45,14 @@ public final class BenchMain {
                         + " database, on libtp, notp, flock, fsync and the peers; --cold adds cold runs (store reopened, OS page"
                         + " cache dropped); prints one JSON line per test and cache",
                 org.libtp.bench.oo1.Oo1Command::run));
+        COMMANDS.put("load", new Entry(org.libtp.bench.ops.LoadBench.USAGE,
+                "bulk load of N records: a Database.put loop in transactions, libtp load from a dump, db5.3_load (if"
+                        + " installed) on the same dump; prints one JSON line",
+                org.libtp.bench.ops.LoadBench::run));
+        COMMANDS.put("backup", new Entry(org.libtp.bench.ops.BackupBench.USAGE,
+                "hot backups of a running environment, one after another for S seconds from this JVM: MB/s; run beside"
+                        + " tpcb to measure what a backup costs it (scripts/ops-bench.sh); prints one JSON line",
+                org.libtp.bench.ops.BackupBench::run));
         COMMANDS.put("report", new Entry(org.libtp.bench.report.ReportCommand.USAGE,
                 "the generated section of docs/benchmarks.md (between its generated markers) and its PNG charts, from the"
                         + " JSON lines of commit, tpcb and oo1 runs: machine facts, the issue's targets evaluated,"

@@ -421,26 +421,26 @@ public final class Environment implements AutoCloseable {
      * @throws org.libtp.core.OutOfSpaceException if {@code dest}'s file system fills up
      */
     public org.libtp.core.txn.HotBackup.Result backup(Path dest) {
-        return backup(dest, false, org.libtp.core.txn.HotBackup.Progress.NONE);
+        return backup(dest, org.libtp.core.txn.BackupConfig.defaults());
     }
 
     /**
-     * Takes a full hot backup ({@code incremental} false, as {@link #backup(Path)}) or adds the log
-     * written since the last backup into {@code dest} to it ({@code incremental} true: the log file
-     * that backup ended in must still exist here, so keep log files between incremental backups,
-     * {@link EnvironmentConfig#keepLogFiles()}); {@code progress} hears of the bytes copied.
+     * Takes a hot backup as {@code config} says: full (as {@link #backup(Path)}), or incremental
+     * ({@link org.libtp.core.txn.BackupConfig#incremental()}: adds the log written since the last
+     * backup into {@code dest} to it; the log file that backup ended in must still exist here, so
+     * keep log files between incremental backups, {@link EnvironmentConfig#keepLogFiles()}); at
+     * most {@code maxBytesPerSecond}; telling {@code progress} of the bytes copied.
      */
-    public org.libtp.core.txn.HotBackup.Result backup(Path dest, boolean incremental,
-                                                      org.libtp.core.txn.HotBackup.Progress progress) {
+    public org.libtp.core.txn.HotBackup.Result backup(Path dest, org.libtp.core.txn.BackupConfig config) {
         checkOpen();
-        if (dest == null || progress == null) {
-            throw new IllegalArgumentException("backup directory and progress must not be null");
+        if (dest == null || config == null) {
+            throw new IllegalArgumentException("backup directory and config must not be null");
         }
-        if (config.mode() != OpenMode.TP) {
+        if (this.config.mode() != OpenMode.TP) {
             throw new IllegalStateException("hot backup of " + home() + " needs OpenMode.TP (open mode is "
-                    + config.mode() + ", which keeps no log): close it in every process and copy the directory");
+                    + this.config.mode() + ", which keeps no log): close it in every process and copy the directory");
         }
-        return org.libtp.core.txn.HotBackup.backup(tp, dest, incremental, progress);
+        return org.libtp.core.txn.HotBackup.backup(tp, dest, config);
     }
 
     /**

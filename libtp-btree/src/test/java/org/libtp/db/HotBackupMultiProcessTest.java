@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.testkit.ChildJvm;
 import org.libtp.core.testkit.Seeds;
+import org.libtp.core.txn.BackupConfig;
 import org.libtp.core.txn.HotBackup;
 
 import java.nio.ByteBuffer;
@@ -193,7 +194,7 @@ class HotBackupMultiProcessTest {
             }
             awaitAcks(children, 300);
             Set<String> before = acked(children);
-            HotBackup.Result r = env.backup(tmp.resolve("backup"), false, slowly());
+            HotBackup.Result r = env.backup(tmp.resolve("backup"), BackupConfig.builder().progress(slowly()).build());
             Set<String> after = acked(children);
             System.out.println("HotBackupMultiProcessTest: " + r + "; " + before.size() + " transfers acknowledged "
                     + "before it began, " + after.size() + " when it ended");
@@ -222,11 +223,11 @@ class HotBackupMultiProcessTest {
             }
             awaitAcks(children, 200);
             Set<String> before = acked(children);
-            env.backup(backup, false, slowly());
+            env.backup(backup, BackupConfig.builder().progress(slowly()).build());
             int first = check(backup, tmp.resolve("restored1"), before);
             awaitAcks(children, acked(children).size() + 300);
             Set<String> beforeIncremental = acked(children);
-            HotBackup.Result r = env.backup(backup, true, slowly());
+            HotBackup.Result r = env.backup(backup, BackupConfig.builder().incremental(true).progress(slowly()).build());
             assertTrue(r.incremental() && r.logFiles() >= 1, r.toString());
             ChildJvm.killAll(children);
             int second = check(backup, tmp.resolve("restored2"), beforeIncremental);

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.OutOfSpaceException;
 import org.libtp.core.txn.BackupManifest;
+import org.libtp.core.txn.BackupConfig;
 import org.libtp.core.txn.HotBackup;
 
 import java.nio.charset.StandardCharsets;
@@ -69,6 +70,21 @@ class HotBackupTest {
         }
     }
 
+    /** A rate limit makes the copy take at least bytes / rate (a lower bound: it only ever sleeps). */
+    @Test
+    void maxBytesPerSecondSlowsTheCopy() throws Exception {
+        Path dir = env();
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
+            fill(env, "a", 0, 20_000);
+            long[] last = {0};
+            HotBackup.Result r = env.backup(tmp.resolve("b"), BackupConfig.builder().maxBytesPerSecond(4_000_000)
+                    .progress((done, total) -> last[0] = done).build());
+            assertEquals(r.bytes(), last[0], "progress reaches every byte copied");
+            assertTrue(r.millis() >= r.bytes() / 4_000.0 * 0.9, r + ": " + r.bytes() + " bytes at 4 MB/s");
+            assertThrows(IllegalArgumentException.class, () -> BackupConfig.builder().maxBytesPerSecond(-1).build());
+        }
+    }
+
     @Test
     void aNonDefaultPageSizeIsRestoredWithIt() throws Exception {
         Path dir = env();
@@ -98,7 +114,7 @@ class HotBackupTest {
             assertTrue(e.getMessage().contains("inside it"), e.getMessage());
             e = assertThrows(IllegalArgumentException.class, () -> env.backup(dir));
             e = assertThrows(IllegalArgumentException.class,
-                    () -> env.backup(tmp.resolve("full"), true, HotBackup.Progress.NONE));
+                    () -> env.backup(tmp.resolve("full"), BackupConfig.builder().incremental(true).build()));
             assertTrue(e.getMessage().contains("holds no LibTP backup"), e.getMessage());
             env.backup(backup);
             e = assertThrows(IllegalArgumentException.class, () -> env.backup(backup));
@@ -119,7 +135,7 @@ class HotBackupTest {
         try (Environment env = Environment.open(other, EnvironmentConfig.defaults())) {
             fill(env, "a", 0, 10);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> env.backup(backup, true, HotBackup.Progress.NONE));
+                    () -> env.backup(backup, BackupConfig.builder().incremental(true).build()));
             assertTrue(e.getMessage().contains("another environment"), e.getMessage());
         }
         // A closed handle, and the unlogged modes.
@@ -177,7 +193,7 @@ class HotBackupTest {
             env.checkpoint();
             env.checkpoint();
             IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> env.backup(backup, true, HotBackup.Progress.NONE));
+                    () -> env.backup(backup, BackupConfig.builder().incremental(true).build()));
             assertTrue(e.getMessage().contains("was removed") && e.getMessage().contains("keepLogFiles"), e.getMessage());
         }
     }

@@ -27,6 +27,8 @@ final class BackupCommand implements Callable<Integer> {
     Path dest;
     @Option(names = "--incremental", description = "add the log written since the last backup into DEST")
     boolean incremental;
+    @Option(names = "--rate", paramLabel = "MB", description = "copy at most MB megabytes per second (default: as fast as it can)")
+    double rateMb;
     @Option(names = {"-q", "--quiet"}, description = "no progress bar")
     boolean quiet;
     @picocli.CommandLine.Spec
@@ -34,10 +36,14 @@ final class BackupCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (rateMb < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--rate must not be negative");
+        }
         HotBackup.Result r;
         try (Environment env = Tools.open(dir, false);
              ProgressBar bar = ProgressBar.of(spec.commandLine().getErr(), "backup", "B", quiet)) {
-            r = env.backup(dest, incremental, bar);
+            r = env.backup(dest, org.libtp.core.txn.BackupConfig.builder().incremental(incremental)
+                    .maxBytesPerSecond((long) (rateMb * 1e6)).progress(bar).build());
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new Tools.ToolException(e.getMessage());
         }

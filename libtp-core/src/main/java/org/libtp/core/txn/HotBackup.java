@@ -33,11 +33,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The order is what makes a copy taken while other processes write consistent:
  * <ol>
- * <li>A checkpoint, then the <em>pin</em>: the first LSN recovery would read now (the
- *     checkpoint's redo point or the first record of an active transaction). From here until
+ * <li>The <em>pin</em>: the first LSN recovery would read now (the last checkpoint's redo
+ *     point or the first record of an active transaction). From here until
  *     the end no process removes a log file from that LSN's file on.</li>
  * <li>The data files, page by page. Pages change meanwhile, so the copy is fuzzy: each page
- *     is some version at least as new as the pin's checkpoint wrote. A page read while it was
+ *     is some version at least as new as the last checkpoint wrote. A page read while it was
  *     being written fails its checksum and is read again; one that keeps failing is kept as it
  *     is and repaired by recovery from its logged image (torn-write protection).</li>
  * <li>The log is forced to its end {@code E}, then the file registry is read again: a data
@@ -99,9 +99,9 @@ public final class HotBackup {
      * @throws OutOfSpaceException      if {@code dest}'s file system is full (the backup stays
      *                                  marked incomplete)
      */
-    public static Result backup(TxnEnvironment tp, Path dest, boolean incremental, Progress progress) {
-        if (dest == null || progress == null) {
-            throw new IllegalArgumentException("backup directory and progress must not be null");
+    public static Result backup(TxnEnvironment tp, Path dest, BackupConfig config) {
+        if (dest == null || config == null) {
+            throw new IllegalArgumentException("backup directory and config must not be null");
         }
         Path src = tp.env().home().toAbsolutePath().normalize();
         Path to = dest.toAbsolutePath().normalize();
@@ -110,7 +110,7 @@ public final class HotBackup {
                     + "or inside it; choose a directory elsewhere (ideally on another disk)");
         }
         try {
-            return new Copier(tp, to, incremental, progress).run();
+            return new Copier(tp, to, config).run();
         } catch (IOException e) {
             if (StorageErrors.isNoSpace(e)) {
                 throw new OutOfSpaceException("no space left for the backup in " + dest + " (" + e.getMessage()
@@ -258,12 +258,34 @@ public final class HotBackup {
         return n;
     }
 
+    /** Sleeps as needed so that {@code done} bytes take at least {@code done / rate} seconds. */
+    private static final class Throttle {
+        private final long rate;
+        private final long start = System.nanoTime();
+
+        Throttle(long bytesPerSecond) {
+            this.rate = bytesPerSecond;
+        }
+
+        void at(long done) {
+            if (rate <= 0) {
+                return;
+            }
+            long due = start + (long) (done * 1e9 / rate);
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+        }
+    }
+
     /** One backup run. */
     private static final class Copier {
         final TxnEnvironment tp;
         final Path dest;
         final boolean incremental;
         final Progress progress;
+        final Throttle throttle;
         final Storage src;
         final SharedLog log;
         final int pageSize;
@@ -274,11 +296,16 @@ public final class HotBackup {
         int dataFiles;
         int logFiles;
 
-        Copier(TxnEnvironment tp, Path dest, boolean incremental, Progress progress) {
+        Copier(TxnEnvironment tp, Path dest, BackupConfig config) {
             this.tp = tp;
             this.dest = dest;
-            this.incremental = incremental;
-            this.progress = progress;
+            this.incremental = config.incremental();
+            Throttle t = new Throttle(config.maxBytesPerSecond());
+            this.throttle = t;
+            this.progress = (done, total) -> {
+                t.at(done);
+                config.progress().at(done, total);
+            };
             this.src = tp.storage();
             this.log = tp.log();
             this.pageSize = tp.buffers().pageSize();
@@ -308,7 +335,9 @@ public final class HotBackup {
                 throw new IllegalArgumentException("the backup in " + dest + " has page size " + previous.pageSize()
                         + ", the environment " + pageSize);
             }
-            tp.txn().checkpoint();
+            // No checkpoint of its own (Berkeley DB's db_hotbackup without -c): one would write every
+            // dirty page and its image now, in the middle of the application's work; the pin starts
+            // at the last checkpoint's horizon instead, so at most a checkpoint interval more log is copied.
             long from = tp.txn().beginBackup(previous == null ? Lsn.NULL : previous.endLsn());
             try {
                 long started = previous == null ? System.currentTimeMillis() : previous.startedMillis();
