@@ -18,8 +18,8 @@ cd "$(dirname "$0")/../.."
 QUICK=${QUICK:-}
 RECORDS=${RECORDS:-$([ -n "$QUICK" ] && echo 200000 || echo 10000000)}
 SECONDS_RUN=${SECONDS_RUN:-$([ -n "$QUICK" ] && echo 5 || echo 30)}
-RATE_MB=${RATE_MB:-0} # the backups' --rate (0: as fast as they can)
-OUT=${OUT:-bench-results/$(date +%Y-%m-%d)-ops$([ -n "$QUICK" ] && echo -quick)}
+RATE_MB=${RATE_MB:-0} # the backups' --rate (0: as fast as they can); SKIP_LOAD=1 skips part 1
+OUT=${OUT:-bench-results/$(date +%Y-%m-%d)-ops$([ -n "$QUICK" ] && echo -quick || true)}
 B=libtp-bench/target/libtp-bench.jar
 JAVA=${JAVA:-java}
 [ -f "$B" ] || mvn -q -DskipTests ${MVN_FLAGS:-} package
@@ -27,9 +27,11 @@ mkdir -p "$OUT"
 W=$(mktemp -d "${TMPDIR:-/tmp}/libtp-ops.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
-echo "== load: $RECORDS records"
-$JAVA -jar "$B" load --records "$RECORDS" --dir "$W/load" 2>"$OUT/load.err" | grep '^{' | tee -a "$OUT/ops.jsonl"
-rm -rf "$W/load"
+if [ -z "${SKIP_LOAD:-}" ]; then
+  echo "== load: $RECORDS records"
+  $JAVA -jar "$B" load --records "$RECORDS" --dir "$W/load" 2>"$OUT/load.err" | grep '^{' | tee -a "$OUT/ops.jsonl"
+  rm -rf "$W/load"
+fi
 
 echo "== TPC-B without a backup"
 $JAVA -jar "$B" tpcb --engine libtp --scale 10 --mpl 8 --seconds "$SECONDS_RUN" --dir "$W/env" --fresh \
@@ -43,7 +45,7 @@ sleep 3 # the warm-up (tpcb's default 3 s)
 $JAVA -jar "$B" backup --dir "$W/env" --dest "$W/bk" --seconds "$SECONDS_RUN" --rate-mb "$RATE_MB" 2>"$OUT/backup.err" \
   | grep '^{' | tee -a "$OUT/ops.jsonl"
 wait "$TPCB"
-sed 's/^{/{"phase":"during backups",/' "$W/during.json" | tee -a "$OUT/ops.jsonl"
+sed "s/^{/{\"phase\":\"during backups\",\"backupRateMb\":$RATE_MB,/" "$W/during.json" | tee -a "$OUT/ops.jsonl"
 
 echo "== cp -r of the same directory"
 rm -rf "$W/cp"
@@ -61,6 +63,8 @@ base = [r for r in rows if r.get("phase") == "without backup"][-1]
 dur = [r for r in rows if r.get("phase") == "during backups"][-1]
 print("TPC-B during backups / without: %.3f (target >= 0.7)" % (dur["txnPerSec"] / base["txnPerSec"]))
 bk = [r for r in rows if r.get("bench") == "backup"][-1]
+if bk.get("rateMb", 0) > 0:
+    print("(the backups ran at --rate %s MB/s)" % bk["rateMb"])
 cp = [r for r in rows if r.get("bench") == "cp"][-1]
 print("backup %.0f MB/s, cp -r %.0f MB/s: %.2f x" % (bk["mbPerSecond"], cp["mbPerSecond"], bk["mbPerSecond"] / cp["mbPerSecond"]))
 PY

@@ -44,6 +44,8 @@ final class Report {
     static final String PASS = "PASS";
     static final String MISS = "MISS";
     static final String NO_DATA = "no data";
+    /** A comparison the targets ask to report, not to pass. */
+    static final String REPORTED = "reported";
 
     /** The section's fixed beginning (after the begin marker): what produced it and how. */
     private static final String INTRO = """
@@ -76,7 +78,9 @@ final class Report {
             `SMALL_MPLS` ("1 2 3 4 5 6 7 8"), `ENGINES` (all eight), `JDBC_ENGINES`, `SCALE1_ENGINES`, `SMALL_ENGINES`,
             `PROC_ENGINES`, `ACCOUNTS_S10` and `ACCOUNTS_S1` (TPC-B scaling: 100,000 per branch), `CACHE_MB`
             (256), `OO1_PARTS` (20000), `OO1_REPEAT` (3), `OUT`, `MD`, `IMG`, `KEEP_DBS` (0: the databases are
-            deleted at the end), `QUICK`; the script's header lists them all.
+            deleted at the end), `QUICK`; the script's header lists them all. The operations targets (bulk
+            load, hot backup) come from `libtp-bench/scripts/ops-bench.sh`, whose `ops.jsonl` is given to
+            `report` with the others.
 
             Engines: `libtp` (TP mode: page locks, write-ahead log, group commit); the paper's three
             baselines on the same access methods: `notp` (no locks, no log; the threads of the process take
@@ -198,7 +202,9 @@ final class Report {
         long pass = t.stream().filter(x -> x.result().equals(PASS)).count();
         long miss = t.stream().filter(x -> x.result().equals(MISS)).count();
         line("");
-        line(pass + " PASS, " + miss + " MISS, " + (t.size() - pass - miss) + " without data.");
+        long reported = t.stream().filter(x -> x.result().equals(REPORTED)).count();
+        line(pass + " PASS, " + miss + " MISS, " + (reported > 0 ? reported + " reported (comparisons without a bar), " : "")
+                + (t.size() - pass - miss - reported) + " without data.");
         line("");
     }
 
@@ -254,7 +260,81 @@ final class Report {
         }
         out.addAll(oo1Targets());
         out.addAll(jdbcTargets(s10, at10));
+        out.addAll(opsTargets());
         return out;
+    }
+
+    /** The libtp command's operations: bulk load, and what a hot backup costs a TPC-B run. */
+    private List<Target> opsTargets() {
+        List<Target> out = new ArrayList<>();
+        Map<String, Object> load = last("load", null);
+        if (load == null) {
+            out.add(new Target("Operations: libtp load ≥ 0.8 × a Database.put loop", NO_DATA, "≥ 0.8 ×", NO_DATA));
+        } else {
+            double ratio = ReportData.num(load, "loadVsPut");
+            out.add(new Target("Operations: libtp load of " + Fmt.count((long) ReportData.num(load, "records"))
+                    + " records ≥ 0.8 × a Database.put loop (transactions of 10,000)",
+                    Fmt.rate(ReportData.num(load, "loadPerSecond")) + " records/s (" + Fmt.ratio(ratio) + " ×)",
+                    "≥ " + Fmt.rate(0.8 * ReportData.num(load, "putPerSecond")) + " (0.8 × "
+                            + Fmt.rate(ReportData.num(load, "putPerSecond")) + " put records/s)", ratio >= 0.8 ? PASS : MISS));
+            double bdb = ReportData.num(load, "db53PerSecond");
+            out.add(new Target("Operations: libtp load beside db5.3_load on the same dump (a ratio to report)",
+                    bdb > 0 ? Fmt.ratio(ReportData.num(load, "loadPerSecond") / bdb) + " × (db5.3_load "
+                            + Fmt.rate(bdb) + " records/s)" : NO_DATA, "reported", bdb > 0 ? REPORTED : NO_DATA));
+        }
+        // Each "during backups" line against the "without backup" run just before it (one pair per rate).
+        Map<Object, Map<String, Object>[]> byRate = new java.util.LinkedHashMap<>();
+        Map<String, Object> base = null;
+        for (Map<String, Object> m : d.ops) {
+            if ("without backup".equals(m.get("phase"))) {
+                base = m;
+            } else if ("during backups".equals(m.get("phase")) && base != null) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object>[] pair = new Map[] {base, m};
+                byRate.put(m.getOrDefault("backupRateMb", 0.0), pair);
+            }
+        }
+        if (byRate.isEmpty()) {
+            out.add(new Target("Operations: TPC-B during hot backups ≥ 0.7 × without", NO_DATA, "≥ 0.7 ×", NO_DATA));
+        }
+        for (Map<String, Object>[] pair : byRate.values()) {
+            Map<String, Object> b = pair[0];
+            Map<String, Object> m = pair[1];
+            double rate = m.get("backupRateMb") == null ? 0 : ReportData.num(m, "backupRateMb");
+            double r = ReportData.num(m, "txnPerSec") / ReportData.num(b, "txnPerSec");
+            out.add(new Target("Operations: TPC-B scale 10, durable, MPL 8, while hot backups run back to back "
+                    + (rate > 0 ? "at --rate " + Fmt.count((long) rate) + " MB/s" : "unthrottled") + " ≥ 0.7 × without",
+                    Fmt.rate(ReportData.num(m, "txnPerSec")) + " txn/s (" + Fmt.ratio(r) + " ×)",
+                    "≥ " + Fmt.rate(0.7 * ReportData.num(b, "txnPerSec")) + " (0.7 × "
+                            + Fmt.rate(ReportData.num(b, "txnPerSec")) + " txn/s just before)", r >= 0.7 ? PASS : MISS));
+        }
+        // The last unthrottled backup line, and the cp -r of the same directory that followed it.
+        Map<String, Object> bk = null;
+        Map<String, Object> cp = null;
+        for (Map<String, Object> m : d.ops) {
+            if ("backup".equals(m.get("bench")) && ReportData.num(m, "rateMb") == 0) {
+                bk = m;
+                cp = null;
+            } else if ("cp".equals(m.get("bench")) && bk != null && cp == null) {
+                cp = m;
+            }
+        }
+        out.add(new Target("Operations: hot backup throughput beside cp -r of the same directory (a ratio to report)",
+                bk == null || cp == null ? NO_DATA : Fmt.rate(ReportData.num(bk, "mbPerSecond")) + " MB/s against "
+                        + Fmt.rate(ReportData.num(cp, "mbPerSecond")) + " MB/s (" + Fmt.ratio(ReportData.num(bk, "mbPerSecond")
+                        / ReportData.num(cp, "mbPerSecond")) + " ×)", "reported", bk == null || cp == null ? NO_DATA : REPORTED));
+        return out;
+    }
+
+    /** The last operations line of {@code bench} (and {@code phase}, if given), or null. */
+    private Map<String, Object> last(String bench, String phase) {
+        Map<String, Object> found = null;
+        for (Map<String, Object> m : d.ops) {
+            if (bench.equals(m.get("bench")) && (phase == null || phase.equals(m.get("phase")))) {
+                found = m;
+            }
+        }
+        return found;
     }
 
     /** The JDBC driver's targets: libtp-jdbc against the JDBC peers and against libtp's record API. */

@@ -84,6 +84,12 @@ final class ReportData {
     final List<Commit> commits = new ArrayList<>();
     /** The last {@code machine} line, or null. */
     Map<String, Object> machine;
+    /**
+     * The operations benchmark's lines (scripts/ops-bench.sh): {@code load}, {@code backup},
+     * {@code cp}, and its {@code tpcb} lines, which carry a {@code phase} and stay out of the
+     * TPC-B tables (the backup's rate is in its "during backups" line). Later lines last.
+     */
+    final List<Map<String, Object>> ops = new ArrayList<>();
     final List<String> warnings = new ArrayList<>();
     int lines;
     int replaced;
@@ -115,6 +121,10 @@ final class ReportData {
         lines++;
         String bench = str(m, "bench", "");
         try {
+            if (m.containsKey("phase") || bench.equals("load") || bench.equals("backup") || bench.equals("cp")) {
+                ops.add(m);
+                return;
+            }
             switch (bench) {
                 case "tpcb" -> {
                     Tpcb t = new Tpcb(str(m, "engine", "?"), str(m, "durability", "?"), str(m, "txn", "full"),
