@@ -20,13 +20,16 @@ import java.util.Properties;
  *  cache_size          bytes of the shared page cache, with k, m or g (default 64m)
  *  lock_timeout        milliseconds a lock request waits (default 10000; 0 = forever)
  *  read_only           true: this JVM only reads (default false)
+ *  join                true: where other processes have the environment open, take their
+ *                      shared settings (cache size, page size, ...) instead of refusing
+ *                      other ones (Berkeley DB's DB_JOINENV; for tools and monitors; default false)
  *  user, password      accepted and ignored (there are no users)
  * </pre>
  *
  * An unknown option is an error naming it, not ignored.
  */
 record JdbcUrl(String url, Path dir, boolean create, Durability durability, boolean earlyLockRelease, long cacheBytes,
-               long lockTimeoutMillis, boolean readOnly) {
+               long lockTimeoutMillis, boolean readOnly, boolean join) {
     static final String PREFIX = "jdbc:libtp:";
 
     static boolean accepts(String url) {
@@ -68,6 +71,7 @@ record JdbcUrl(String url, Path dir, boolean create, Durability durability, bool
         long cache = 64L << 20;
         long lockTimeout = org.libtp.db.EnvironmentConfig.DEFAULT_LOCK_TIMEOUT_MILLIS;
         boolean readOnly = false;
+        boolean join = false;
         for (Map.Entry<String, String> e : opts.entrySet()) {
             String v = e.getValue().trim();
             switch (e.getKey()) {
@@ -82,14 +86,15 @@ record JdbcUrl(String url, Path dir, boolean create, Durability durability, bool
                 case "cache_size" -> cache = size(e.getKey(), v);
                 case "lock_timeout" -> lockTimeout = size(e.getKey(), v);
                 case "read_only" -> readOnly = bool(e.getKey(), v);
+                case "join" -> join = bool(e.getKey(), v);
                 case "user", "password" -> {
                 }
                 default -> throw new SQLException("unknown option " + e.getKey() + " in " + url + " (known: create, durability, "
-                        + "early_lock_release, cache_size, lock_timeout, read_only)", "08001");
+                        + "early_lock_release, cache_size, lock_timeout, read_only, join)", "08001");
             }
         }
         return new JdbcUrl(url, Path.of(dir).toAbsolutePath().normalize(), create, durability, elr, cache, lockTimeout,
-                readOnly);
+                readOnly, join);
     }
 
     private static void put(Map<String, String> opts, String kv, String url) throws SQLException {

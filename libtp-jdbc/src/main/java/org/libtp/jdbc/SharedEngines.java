@@ -82,9 +82,10 @@ final class SharedEngines {
         }
         Environment env;
         try {
-            env = Environment.open(u.dir(), EnvironmentConfig.builder().durability(u.durability())
+            EnvironmentConfig c = EnvironmentConfig.builder().durability(u.durability())
                     .earlyLockRelease(u.earlyLockRelease()).cacheBytes(u.cacheBytes())
-                    .lockTimeoutMillis(u.lockTimeoutMillis()).readOnly(u.readOnly()).build());
+                    .lockTimeoutMillis(u.lockTimeoutMillis()).readOnly(u.readOnly()).build();
+            env = u.join() ? Environment.join(u.dir(), c) : Environment.open(u.dir(), c);
         } catch (IllegalArgumentException e) {
             throw new SQLException("bad setting in " + u.url() + ": " + e.getMessage(), "08001", e);
         } catch (RuntimeException e) {

@@ -80,7 +80,7 @@ final class DumpCommand implements Callable<Integer> {
         Tools.requireEnvironment(dir);
         PrintWriter out = file == null ? spec.commandLine().getOut()
                 : new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8));
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:libtp:" + dir.toAbsolutePath())) {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:libtp:" + dir.toAbsolutePath() + ";join=true")) {
             c.setReadOnly(true);
             c.setAutoCommit(false);
             java.sql.DatabaseMetaData md = c.getMetaData();

@@ -52,7 +52,7 @@ final class SqlCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (Connection conn = DriverManager.getConnection("jdbc:libtp:" + dir.toAbsolutePath())) {
+        try (Connection conn = DriverManager.getConnection("jdbc:libtp:" + dir.toAbsolutePath() + ";join=true")) {
             SqlShell shell = new SqlShell(conn, out, err);
             shell.bail(bail);
             if (commands != null) {

@@ -151,6 +151,11 @@ class ToolsTest {
             Run s = libtp("stat", env.toString());
             assertEquals(0, s.status(), "joins with the application's 16 MiB cache: " + s.err());
             assertTrue(s.out().contains("of 4096 frames"), s.out());
+            Run q = libtp("sql", env.toString(), "-c", "SELECT count(*) AS n FROM item");
+            assertEquals(0, q.status(), "the shell joins with the application's settings too: " + q.err());
+            assertTrue(q.out().contains("2" + System.lineSeparator() + "(1 row)"), q.out());
+            Run d = libtp("dump", "--sql", env.toString());
+            assertEquals(0, d.status(), d.err());
             child.kill();
         }
         Run r = libtp("recover", env.toString());
