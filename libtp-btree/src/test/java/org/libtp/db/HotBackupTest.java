@@ -173,6 +173,30 @@ class HotBackupTest {
         CorruptionException c = assertThrows(CorruptionException.class,
                 () -> Environment.open(backup, EnvironmentConfig.defaults()));
         assertTrue(c.getMessage().contains("did not complete"), c.getMessage());
+        IllegalArgumentException again = assertThrows(IllegalArgumentException.class, () -> {
+            try (Environment env = Environment.open(env(), EnvironmentConfig.defaults())) {
+                env.backup(backup);
+            }
+        });
+        assertTrue(again.getMessage().contains("did not finish: delete it"), again.getMessage());
+    }
+
+    /** A restore cut short (here: its progress listener throws after the first chunk) is refused at open. */
+    @Test
+    void aRestoreCutShortIsRefusedAtOpen() throws Exception {
+        Path dir = env();
+        Path backup = tmp.resolve("backup");
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
+            fill(env, "a", 0, 5000);
+            env.backup(backup);
+        }
+        Path target = tmp.resolve("target");
+        assertThrows(IllegalStateException.class, () -> Environment.restore(backup, target, (done, total) -> {
+            throw new IllegalStateException("killed");
+        }));
+        CorruptionException c = assertThrows(CorruptionException.class,
+                () -> Environment.open(target, EnvironmentConfig.defaults()));
+        assertTrue(c.getMessage().contains("did not complete"), c.getMessage());
     }
 
     @Test

@@ -149,10 +149,13 @@ public final class HotBackup {
                 total += size(from, n);
             }
             long[] done = {0};
+            // First the manifest saying "incomplete": a restore cut short is refused at open, never
+            // recovered as if it were whole (nor normally, from a checkpoint its data files predate).
+            m.withState(BackupManifest.INCOMPLETE).write(to);
             for (String n : names) {
                 copyWhole(from, to, n, Long.MAX_VALUE, done, total, progress);
             }
-            m.write(to); // last: without it the directory is not yet a recoverable copy
+            m.write(to); // last: now the first open recovers the copy catastrophically
             to.forceDirectory();
             LOG.info("restored the backup in {} ({}) into {}: {} bytes", backup, Lsn.toString(m.endLsn()), target, done[0]);
             return done[0];
@@ -208,9 +211,20 @@ public final class HotBackup {
             }
             try (var list = Files.list(dir)) {
                 if (list.findAny().isPresent()) {
+                    String why = "";
+                    if (Files.exists(dir.resolve(BackupManifest.FILE))) {
+                        BackupManifest m = null;
+                        try {
+                            m = BackupManifest.read(new FileStorage(dir));
+                        } catch (RuntimeException damaged) {
+                            // said below as "holds a backup"
+                        }
+                        why = m != null && m.state().equals(BackupManifest.INCOMPLETE)
+                                ? " (it holds a backup or restore that did not finish: delete it, then take it again)"
+                                : " (it holds a backup: add to it with an incremental backup)";
+                    }
                     throw new IllegalArgumentException(what + " " + dir + " is not empty; choose a new or empty "
-                            + "directory" + (Files.exists(dir.resolve(BackupManifest.FILE))
-                            ? " (it holds a backup: add to it with an incremental backup)" : ""));
+                            + "directory" + why);
                 }
             }
         }

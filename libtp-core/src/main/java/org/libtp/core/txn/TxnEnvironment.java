@@ -87,6 +87,15 @@ public final class TxnEnvironment implements AutoCloseable {
     public static TxnEnvironment open(Path home, EnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
                                       BufferConfig bufferConfig, LockConfig lockConfig, Storage storage,
                                       Function<Parts, List<ResourceManager>> resourceManagers) {
+        // A backup's manifest (or a request by hand) asks for catastrophic recovery: the copy's
+        // data files may be older than its last checkpoint says. A partial copy is refused before
+        // anything else is read or changed.
+        BackupManifest manifest = readManifest(home, storage);
+        if (manifest != null && manifest.state().equals(BackupManifest.INCOMPLETE)) {
+            throw new org.libtp.core.CorruptionException(home + " holds a backup or restore that did not complete ("
+                    + BackupManifest.FILE + " says " + manifest.state() + "): it cannot be recovered; delete it and "
+                    + "take the backup (or the restore) again");
+        }
         Environment env = Environment.open(home, envConfig);
         SharedLog log = null;
         SharedBufferPool buffers = null;
@@ -100,14 +109,6 @@ public final class TxnEnvironment implements AutoCloseable {
             List<ResourceManager> all = new ArrayList<>();
             all.add(pages);
             all.addAll(user);
-            // A backup's manifest (or a request by hand) asks for catastrophic recovery: the copy's
-            // data files may be older than its last checkpoint says. Refused if the copy is partial.
-            BackupManifest manifest = readManifest(home, storage);
-            if (manifest != null && manifest.state().equals(BackupManifest.INCOMPLETE)) {
-                throw new org.libtp.core.CorruptionException(home + " holds a backup that did not complete ("
-                        + BackupManifest.FILE + " says " + manifest.state() + "): it cannot be recovered; take the "
-                        + "backup again");
-            }
             txn = SharedTxnManager.open(env, log, txnConfig, all, manifest != null);
             if (manifest != null && txn.ranRecovery()) {
                 // Recovered (and checkpointed): from now on an environment like any other.
