@@ -253,23 +253,36 @@ public final class HotBackup {
         try (StorageFile in = from.open(name, false); StorageFile out = to.open(tmp, true)) {
             long full = in.size();
             long size = Math.min(full, limit);
-            ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+            ByteBuffer buf = ByteBuffer.allocate(1 << 20);
             long at = 0;
             while (at < size) {
                 buf.clear().limit((int) Math.min(buf.capacity(), size - at));
                 in.readFully(buf, at);
                 buf.flip();
-                out.write(buf, at);
+                if (!zeros(buf.array(), buf.limit())) {
+                    out.write(buf, at); // zeros stay holes, as in the log files (their unwritten tail)
+                }
                 at += buf.limit();
                 done[0] += buf.limit();
                 progress.at(done[0], total);
             }
-            out.preallocate(full);
+            if (out.size() < full) {
+                out.write(ByteBuffer.allocate(1), full - 1); // the full length, the rest a hole
+            }
             out.force();
             n = size;
         }
         to.rename(tmp, name);
         return n;
+    }
+
+    private static boolean zeros(byte[] b, int length) {
+        for (int i = 0; i < length; i++) {
+            if (b[i] != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Sleeps as needed so that {@code done} bytes take at least {@code done / rate} seconds. */
