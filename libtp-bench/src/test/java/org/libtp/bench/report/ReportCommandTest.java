@@ -89,6 +89,18 @@ class ReportCommandTest {
                     o[0].equals("notp") ? "none" : "sync",
                     o[2].equals("cold") ? ",\"osCacheDropped\":true" : ""));
         }
+        // Operations (ops-bench.sh): load 0.9 x the put loop (PASS); TPC-B 0.5 x during unthrottled backups (MISS),
+        // 0.8 x at 300 MB/s (PASS); these tpcb lines carry a phase and stay out of the TPC-B tables
+        l.add("{\"bench\":\"load\",\"records\":1000,\"putPerSecond\":1000,\"loadPerSecond\":900,\"loadVsPut\":0.9,"
+                + "\"db53PerSecond\":3000}");
+        l.add("{\"phase\":\"without backup\"," + tpcb("libtp", "sync", "full", 8, 1, s, a, 4000, 0).substring(1));
+        l.add("{\"bench\":\"backup\",\"rateMb\":0,\"backups\":3,\"bytes\":3000000000,\"ms\":3000,\"mbPerSecond\":1000}");
+        l.add("{\"phase\":\"during backups\",\"backupRateMb\":0," + tpcb("libtp", "sync", "full", 8, 1, s, a, 2000, 0)
+                .substring(1));
+        l.add("{\"bench\":\"cp\",\"bytes\":1000,\"ms\":1,\"mbPerSecond\":2000}");
+        l.add("{\"phase\":\"without backup\"," + tpcb("libtp", "sync", "full", 8, 1, s, a, 5000, 0).substring(1));
+        l.add("{\"phase\":\"during backups\",\"backupRateMb\":300," + tpcb("libtp", "sync", "full", 8, 1, s, a, 4000, 0)
+                .substring(1));
         Path f = dir.resolve("results.jsonl");
         Files.write(f, l, StandardCharsets.UTF_8);
         return f;
@@ -189,7 +201,17 @@ class ReportCommandTest {
         String jdbcRecord = targetRow(s, "libtp-jdbc ≥ 0.5 × libtp through the record API");
         assertTrue(jdbcRecord.contains("(0.80 ×)") && jdbcRecord.endsWith("| **PASS** |"), jdbcRecord);
         assertTrue(targetRow(s, "libtp-jdbc 4 processes × MPL 1 work").endsWith("| **PASS** |"), s);
-        assertTrue(s.contains("11 PASS, 5 MISS, 0 without data."), s);
+        String load = targetRow(s, "Operations: libtp load of 1,000 records");
+        assertTrue(load.contains("(0.90 ×)") && load.endsWith("| **PASS** |"), load);
+        assertTrue(targetRow(s, "beside db5.3_load").contains("0.30 × (db5.3_load 3,000 records/s)"), s);
+        String unthrottled = targetRow(s, "back to back unthrottled");
+        assertTrue(unthrottled.contains("2,000 txn/s (0.50 ×)") && unthrottled.endsWith("| **MISS** |"), unthrottled);
+        String rated = targetRow(s, "back to back at --rate 300 MB/s");
+        assertTrue(rated.contains("(0.80 ×)") && rated.contains("0.7 × 5,000 txn/s just before")
+                && rated.endsWith("| **PASS** |"), rated);
+        assertTrue(targetRow(s, "beside cp -r").contains("1,000 MB/s against 2,000 MB/s (0.50 ×)"), s);
+        assertTrue(targetRow(s, "durable, MPL 8: libtp ≥ 3 ×").contains("3,500 txn/s"), "the phase lines stay out of TPC-B");
+        assertTrue(s.contains("13 PASS, 6 MISS, 2 reported (comparisons without a bar), 0 without data."), s);
 
         // charts: written, non-empty PNGs, linked relative to the Markdown file
         for (String png : List.of("tpcb-s10-a1000000-full-sync.png", "tpcb-s10-a1000000-full-nosync.png",
