@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-report.sh: the TPC-B and OO1 measurements of issue 6 and the generated section of
+# bench-report.sh: the TPC-B and OO1 measurements (the paper's section 5) and the generated section of
 # docs/benchmarks.md, in one sitting.
 #
 #   libtp-bench/scripts/bench-report.sh                 # the full matrix (about an hour with the defaults)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Commit benchmarks of issue 3 (docs/benchmarks.md, "Transaction commit" and "Log commit"): the
+# Commit benchmarks (docs/benchmarks.md, "Transaction commit" and "Log commit"): the
 # five `commit` runs, one after the other, so that their ratios come from one sitting. Run from the
 # repository root after `mvn -q -o -DskipTests package -pl libtp-core,libtp-bench -am`.
 # LEVEL=txn (default): transaction commits (begin + one update + commit through the transaction

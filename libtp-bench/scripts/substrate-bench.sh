@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Substrate benchmarks of issue 2 (docs/benchmarks.md): JMH MemoryBench + LatchBench and the
+# Substrate benchmarks (docs/benchmarks.md, "Substrate"): JMH MemoryBench + LatchBench and the
 # two-JVM ping-pong, on the default JDK and (if present) JDK 25. Run from the repository root
 # after `mvn -q -o -DskipTests package`. Results (JMH JSON + logs) go to $OUT.
 set -euo pipefail

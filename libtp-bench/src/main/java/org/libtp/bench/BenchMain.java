@@ -55,7 +55,7 @@ public final class BenchMain {
                 org.libtp.bench.ops.BackupBench::run));
         COMMANDS.put("report", new Entry(org.libtp.bench.report.ReportCommand.USAGE,
                 "the generated section of docs/benchmarks.md (between its generated markers) and its PNG charts, from the"
-                        + " JSON lines of commit, tpcb and oo1 runs: machine facts, the issue's targets evaluated,"
+                        + " JSON lines of commit, tpcb and oo1 runs: machine facts, the performance targets evaluated,"
                         + " TPC-B and OO1 tables, the paper's ratios; libtp-bench/scripts/bench-report.sh runs the whole matrix",
                 org.libtp.bench.report.ReportCommand::run));
         COMMANDS.put("help", new Entry("help", "this text", (args, out, err) -> {

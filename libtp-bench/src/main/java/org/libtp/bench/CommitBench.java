@@ -38,7 +38,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Commit throughput (issue 3): {@code threads} threads in each of {@code processes} JVMs commit
+ * Commit throughput: {@code threads} threads in each of {@code processes} JVMs commit
  * in a loop with the given durability, at one of two levels.
  *
  * <p>{@code --level txn} (the default): the environment is a {@link TxnEnvironment} with one
@@ -50,7 +50,7 @@ import java.util.concurrent.TimeUnit;
  * default (TxnConfig.defaults(): every 32 MiB of log or 60 s), by whichever committer notices. At the end each thread
  * checks that its counter grew by exactly its number of commits.
  *
- * <p>{@code --level log}: the log manager alone, as measured first for issue 3: a "commit" is
+ * <p>{@code --level log}: the log manager alone, as measured before the transaction manager existed: a "commit" is
  * exactly one {@link SharedLog#appendAndFlush} of a {@code payload}-byte record; nothing else.
  * {@code --active-txns} (log level only) makes each commit count as an active transaction
  * ({@link SharedLog#activeTransactions}), as a transaction manager would, so that the
@@ -77,13 +77,13 @@ public final class CommitBench {
     static final String NOTES_TXN = "transaction-level commit: each commit is begin(durability), one CounterStore "
             + "increment (a SLOT_UPDATE record, borrowed from the test record manager, of recordBytes bytes, logged "
             + "under the counter's stripe latch) and commit (a TXN_COMMIT record of 40 bytes, flushed per durability); "
-            + "LogConfig.defaults(); TxnConfig default checkpoints (32 MiB of log or 60 s), taken by committers; "
+            + "LogConfig.defaults(); TxnConfig default checkpoints (32 MiB of log or 60 s), taken by each process's checkpoint thread; "
             + "no lock manager (each thread owns its counter); the transaction manager reports active transactions, "
             + "so the group-commit delay can engage";
 
     static final String NOTES = "log-level commit: each commit is one SharedLog.appendAndFlush(type 1, txnId, "
             + "Lsn.NULL, payload, durability) with LogConfig.defaults(); no transaction manager is involved "
-            + "(issue 3, log manager only)";
+            + "(log manager only)";
     static final String NOTES_NO_ACTIVE = "; nobody reports active transactions, so the group-commit delay "
             + "(groupThreshold on active transactions) never engages";
     static final String NOTES_ACTIVE = "; --active-txns: each commit counts as an active transaction "

@@ -13,11 +13,12 @@ import java.util.List;
  * A B-link tree (Lehman and Yao; paper 3.1.2) on buffer-pool pages of one file: page 0 is the
  * meta page, page 1 the root (it never moves: a root split moves its entries to two new pages).
  *
- * <p>Locking, with a {@link Protection} that locks (TP): on descent an internal page's lock is
- * released before its child's is taken; a search whose key is above a page's high key moves
- * right; leaf locks stay until the transaction ends; a split locks the parent (found again from
- * the root by the separator, moving right) before releasing the split page if internal, and an
- * internal page's write lock is released right after its update. Changes are made under the page
+ * <p>Locking, with a {@link Protection} that locks (TP): internal pages are read under their
+ * page latch and not locked (Lehman and Yao's reader, see {@link #findLeaf}); a search whose key
+ * is above a page's high key moves right; leaf locks are taken before the leaf is read and stay
+ * until the transaction ends; a split finds the parent again from the root by the separator
+ * ({@code findLevel}: each page READ-locked while it is read, one at a time, moving right), WRITE-
+ * locks it for its update and releases that lock right after it. Changes are made under the page
  * latch. Logging ({@link BtreeLog}): leaf inserts and deletes logically; split pages and internal
  * updates as redo-only images, never rolled back.
  */

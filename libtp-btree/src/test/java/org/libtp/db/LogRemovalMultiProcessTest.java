@@ -125,7 +125,7 @@ class LogRemovalMultiProcessTest {
         }
     }
 
-    /** The yardstick, under -Pstress: 200 MiB of committed log with the default settings. */
+    /** The yardstick of log removal, under -Pstress: 200 MiB of committed log with the default settings. */
     @Test
     void twoHundredMebibytesOfLogLeaveAFewFiles() throws Exception {
         if (!Seeds.stress()) {

@@ -43,7 +43,7 @@ import java.util.concurrent.TimeUnit;
  * keys of 11 bytes with 100-byte values: LibTP in TP mode (page locks and logging; puts commit
  * NO_SYNC, the CPU path) and unprotected mode (the paper's NOTP), beside java.util.TreeMap and
  * LMDB (lmdbjava; puts in a write transaction each, MDB_NOSYNC) in the same run. TP gets are
- * measured both auto-committed (a transaction per get) and 100 per transaction. Issue 5's
+ * measured both auto-committed (a transaction per get) and 100 per transaction. The record API's
  * target: TP-mode point get &gt;= 0.5 x unprotected.
  */
 @State(Scope.Thread)

@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Buffer pool hit path, one thread: {@code get} of a cached page + {@code unpin} (partition
  * latch, hash chain walk, pin CAS, per-process pin count, reference bit) beside an in-process
  * equivalent measured in the same run: a {@link ConcurrentHashMap} from (file, page) to a frame
- * with an atomic pin count. Issue 4's target: hit get + unpin &lt;= 100 ns.
+ * with an atomic pin count. The buffer manager's target: hit get + unpin &lt;= 100 ns.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

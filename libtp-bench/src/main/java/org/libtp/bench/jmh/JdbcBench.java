@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The JDBC driver's hot paths, one thread, warm: a prepared point SELECT by primary key and a
  * prepared single-row UPDATE (auto-commit, no-sync: the CPU path), over 100,000 rows of about
- * 100 bytes, with H2's SQL engine (in memory) beside it. The JDBC issue's targets: the point
+ * 100 bytes, with H2's SQL engine (in memory) beside it. The JDBC driver's targets: the point
  * SELECT at most 2 us and 1 KiB allocated per execution ({@code -prof gc}).
  */
 @State(Scope.Thread)

@@ -36,7 +36,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Uncontended mutual exclusion, one thread: a LibTP {@link Latch} in an environment region
  * (one CAS to acquire, one volatile read plus one atomic swap to release) beside
  * {@link ReentrantLock} and {@link FileChannel#lock()}, all in the same run; and a
- * {@link SharedSemaphore} post + tryAcquire. Issue 2's target: latch acquire+release &lt;= 50 ns.
+ * {@link SharedSemaphore} post + tryAcquire. The substrate's target: latch acquire+release &lt;= 50 ns.
  *
  * <p>{@code impl} picks the region's memory implementation (default VARHANDLE, the library's
  * default; {@code -p impl=CHRONICLE} measures the latch over Chronicle-Bytes). The setup fails if

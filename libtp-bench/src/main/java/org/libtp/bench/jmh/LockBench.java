@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * (partition latch, hash chain, object and request entries from the partition's free cache,
  * queue and transaction chain links) beside an in-process equivalent measured in the same run:
  * a {@link ConcurrentHashMap} from {@link LockObject} to an entry with a holder list, created on
- * the first lock and removed on the last unlock, as the shared table does. Issue 5's target:
+ * the first lock and removed on the last unlock, as the shared table does. The lock manager's target:
  * lock + unlock &lt;= 150 ns.
  *
  * <p>{@code *One} locks the same object every time; {@code *Rotating} cycles through 64 pages

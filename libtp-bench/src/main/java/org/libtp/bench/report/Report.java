@@ -208,7 +208,7 @@ final class Report {
         line("");
     }
 
-    /** The targets: TPC-B and OO1 (the benchmark issue's order), then the JDBC driver's. */
+    /** The targets: TPC-B and OO1, then the JDBC driver's, then the operations'. */
     List<Target> evaluate() {
         List<Target> out = new ArrayList<>();
         double raw = d.rawForcesPerSec();

@@ -148,7 +148,7 @@ public final class Environment implements AutoCloseable {
 
     /**
      * True if this process rebuilt the regions of an environment that had not been closed cleanly
-     * (a process died, or the environment had failed). Recovery (a later issue) runs then.
+     * (a process died, or the environment had failed). The transaction manager's recovery runs then.
      */
     public boolean wasUnclean() {
         return shared.previousUnclean();

@@ -1,0 +1,247 @@
+package org.libtp.db;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.Size;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * Model-based tests of the access methods through the record API (jqwik: generated operation
+ * sequences, shrunk to a smallest failing one): a B-tree database against a {@code TreeMap} and a
+ * recno database against a map of record numbers, with transactions that commit or abort,
+ * small pages (512 bytes) so that a few hundred keys split the tree several levels deep, values
+ * from one byte to several pages (overflow pages), deletes that empty leaves (reclaim), cursor
+ * scans both ways from generated keys, compaction and reopening. jqwik prints the seed of a
+ * failing run; {@code @Property(seed = "...")} replays it.
+ */
+class RecordApiModelPropertyTest {
+    /** One step of a sequence. */
+    sealed interface Op permits Txn, Reopen, Compact {
+    }
+
+    /** A transaction's writes, then commit or abort; then every key and some scans are checked. */
+    record Txn(List<Write> writes, boolean commit, int scanFrom, boolean scanForward) implements Op {
+    }
+
+    record Reopen() implements Op {
+    }
+
+    record Compact() implements Op {
+    }
+
+    /** A put of {@code length} bytes (filled from {@code fill}) or, with length -1, a delete. */
+    record Write(int key, int length, byte fill) {
+    }
+
+    private static final EnvironmentConfig CONFIG = EnvironmentConfig.builder().pageSize(512).cacheBytes(64 * 512)
+            .durability(Durability.NO_SYNC).build();
+
+    @Provide
+    Arbitrary<List<Op>> ops() {
+        Arbitrary<Integer> lengths = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(6, Arbitraries.integers().between(1, 40)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(100, 700)),   // overflow at 512-byte pages
+                net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(1500, 5000)), // several overflow pages
+                net.jqwik.api.Tuple.of(3, Arbitraries.just(-1)));                      // delete
+        Arbitrary<Write> write = Combinators.combine(Arbitraries.integers().between(0, 400), lengths,
+                Arbitraries.bytes()).as(Write::new);
+        Arbitrary<Op> txn = Combinators.combine(write.list().ofMinSize(1).ofMaxSize(60),
+                Arbitraries.integers().between(0, 9).map(i -> i < 8), Arbitraries.integers().between(0, 400),
+                Arbitraries.of(true, false)).as(Txn::new);
+        Arbitrary<Op> op = Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(20, txn),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just(new Reopen())),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just(new Compact())));
+        return op.list().ofMinSize(1).ofMaxSize(40);
+    }
+
+    private static byte[] key(int k) {
+        // Variable length, so that separators and prefixes vary: "k7", "k00123", ...
+        return ("k" + "0".repeat(k % 4) + k).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] value(int length, byte fill, int key) {
+        byte[] v = new byte[length];
+        Arrays.fill(v, fill);
+        if (length >= 4) {
+            ByteBuffer.wrap(v).putInt(0, key); // a value that belongs to its key
+        }
+        return v;
+    }
+
+    @Property(tries = 25)
+    void aBtreeDatabaseIsATreeMap(@ForAll("ops") @Size(max = 40) List<Op> ops) throws IOException {
+        Path dir = Files.createTempDirectory("libtp-model");
+        Comparator<byte[]> order = Arrays::compareUnsigned;
+        TreeMap<byte[], byte[]> model = new TreeMap<>(order);
+        Environment env = Environment.open(dir, CONFIG);
+        Database db = env.openDatabase(null, "t", DatabaseConfig.builder().allowCreate(true).build());
+        try {
+            for (Op op : ops) {
+                if (op instanceof Reopen) {
+                    db.close();
+                    env.close();
+                    env = Environment.open(dir, CONFIG);
+                    db = env.openDatabase(null, "t", DatabaseConfig.defaults());
+                } else if (op instanceof Compact) {
+                    db.compact();
+                } else if (op instanceof Txn t) {
+                    TreeMap<byte[], byte[]> after = new TreeMap<>(model);
+                    Transaction x = env.beginTransaction();
+                    for (Write w : t.writes()) {
+                        byte[] k = key(w.key());
+                        if (w.length() < 0) {
+                            boolean was = db.delete(x, k);
+                            assertEquals(after.remove(k) != null, was, "delete of an existing key says so");
+                        } else {
+                            byte[] v = value(w.length(), w.fill(), w.key());
+                            db.put(x, k, v);
+                            after.put(k, v);
+                        }
+                    }
+                    // Inside the transaction it reads its own writes.
+                    for (Write w : t.writes()) {
+                        assertArrayEquals(after.get(key(w.key())), db.get(x, key(w.key())), "own write of " + w);
+                    }
+                    if (t.commit()) {
+                        x.commit();
+                        model = after;
+                    } else {
+                        x.abort();
+                    }
+                    check(db, model, key(t.scanFrom()), t.scanForward());
+                }
+            }
+            check(db, model, key(0), true);
+            assertEquals(List.of(), db.verify());
+            assertEquals(model.size(), db.stat().entries());
+        } finally {
+            db.close();
+            env.close();
+            delete(dir);
+        }
+    }
+
+    private static void check(Database db, TreeMap<byte[], byte[]> model, byte[] from, boolean forward) {
+        for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
+            assertArrayEquals(e.getValue(), db.get(null, e.getKey()));
+        }
+        // A scan from a generated key, either way, against the model's view from there.
+        Map<byte[], byte[]> view = forward ? model.tailMap(from, true) : model.headMap(from, true).descendingMap();
+        List<byte[]> keys = new ArrayList<>();
+        try (Cursor c = db.openCursor(null, forward ? KeyRange.atLeast(from) : KeyRange.atMost(from))) {
+            boolean ok = forward ? c.first() : c.last();
+            for (; ok; ok = forward ? c.next() : c.prev()) {
+                keys.add(c.key());
+                assertArrayEquals(model.get(c.key()), c.data());
+            }
+        }
+        assertEquals(view.size(), keys.size(), "keys scanned " + (forward ? "forward" : "backward") + " from "
+                + new String(from, java.nio.charset.StandardCharsets.US_ASCII));
+        int i = 0;
+        for (byte[] k : view.keySet()) {
+            assertArrayEquals(k, keys.get(i++));
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (var s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ recno
+
+    /** A recno step: put record n (at most one past the end), append, or delete. */
+    record RecnoWrite(int kind, int n, byte fill) {
+    }
+
+    @Provide
+    Arbitrary<List<List<RecnoWrite>>> recnoTxns() {
+        Arbitrary<RecnoWrite> w = Combinators.combine(Arbitraries.integers().between(0, 2),
+                Arbitraries.integers().between(1, 120), Arbitraries.bytes()).as(RecnoWrite::new);
+        return w.list().ofMinSize(1).ofMaxSize(40).list().ofMinSize(1).ofMaxSize(25);
+    }
+
+    @Property(tries = 25)
+    void aRecnoDatabaseIsAMapOfRecordNumbers(@ForAll("recnoTxns") List<List<RecnoWrite>> txns) throws IOException {
+        Path dir = Files.createTempDirectory("libtp-recno-model");
+        int len = 24;
+        TreeMap<Long, byte[]> model = new TreeMap<>();
+        long[] end = {0};
+        try (Environment env = Environment.open(dir, CONFIG);
+             Database db = env.openDatabase(null, "r", DatabaseConfig.builder().allowCreate(true)
+                     .type(DatabaseType.RECNO).recordLength(len).build())) {
+            int round = 0;
+            for (List<RecnoWrite> writes : txns) {
+                TreeMap<Long, byte[]> after = new TreeMap<>(model);
+                long afterEnd = end[0];
+                boolean commit = round++ % 5 != 4;
+                Transaction x = env.beginTransaction();
+                for (RecnoWrite w : writes) {
+                    byte[] v = new byte[len];
+                    Arrays.fill(v, w.fill());
+                    switch (w.kind()) {
+                        case 0 -> {
+                            long n = w.n();
+                            if (n > afterEnd + 1) {
+                                assertThrows(IllegalArgumentException.class, () -> db.put(x, n, v));
+                            } else {
+                                db.put(x, n, v);
+                                after.put(n, v);
+                                afterEnd = Math.max(afterEnd, n);
+                            }
+                        }
+                        case 1 -> {
+                            long n = db.append(x, v);
+                            assertEquals(afterEnd + 1, n, "append takes the next number");
+                            after.put(n, v);
+                            afterEnd = n;
+                        }
+                        default -> assertEquals(after.remove((long) w.n()) != null, db.delete(x, w.n()),
+                                "delete of record " + w.n());
+                    }
+                }
+                assertEquals(afterEnd, db.count(x), "count inside the transaction");
+                if (commit) {
+                    x.commit();
+                    model = after;
+                    end[0] = afterEnd;
+                } else {
+                    x.abort();
+                }
+                assertEquals(end[0], db.count(null), "count after " + (commit ? "commit" : "abort"));
+                for (long n = 1; n <= end[0] + 1; n++) {
+                    byte[] got = db.get(null, n);
+                    if (model.containsKey(n)) {
+                        assertArrayEquals(model.get(n), got, "record " + n);
+                    } else {
+                        assertNull(got, "record " + n + " (deleted or never written)");
+                    }
+                }
+            }
+        } finally {
+            delete(dir);
+        }
+    }
+}
