@@ -1055,120 +1055,87 @@ final class Btree {
 
     /**
      * The entry with the greatest key &lt; {@code key} (null: the last entry), or null. A B-link
-     * tree has no left links: each level's search remembers the subtree left of its path, and
-     * the greatest key is taken from the leaf reached, or else from the rightmost leaf of that
-     * subtree (moving right along its level for entries split off since).
+     * tree has no left links, so a descent keeps the low bound of the page it is on (the
+     * separator it came down by, or the high key of the page it moved right from): if the leaf
+     * reached holds no key below {@code key} (its keys were deleted, or moved right by a split),
+     * every key below is below that bound too, and the search starts again from the root for it.
+     * Each new bound is strictly lower than the last, so the search ends. (Before, it looked only
+     * in the rightmost leaf of the subtree left of its path and stopped at an empty one.)
      */
     byte[][] floorBelow(byte[] key, Protection prot) {
+        byte[] bound = key;
+        while (true) {
+            Object r = floorOnce(bound, prot);
+            if (r == null || r instanceof byte[][]) {
+                return (byte[][]) r;
+            }
+            if (r != AGAIN) {
+                bound = (byte[]) r; // nothing below bound in its leaf: look below the leaf's low bound
+            }
+        }
+    }
+
+    /** floorOnce met a page unlinked meanwhile: search again for the same bound. */
+    private static final Object AGAIN = new Object();
+
+    /**
+     * One descent for {@link #floorBelow}: the entry {key, data} with the greatest key &lt;
+     * {@code key} in the leaf covering the keys just below {@code key}; else that leaf's low bound
+     * (a byte[]: nothing in the leaf is below {@code key}), null if the leaf is the leftmost, or
+     * {@link #AGAIN}. The leaf's READ lock is kept when an entry is returned.
+     */
+    private Object floorOnce(byte[] key, Protection prot) {
         long pageNo = ROOT;
-        long leftSubtree = 0;
+        byte[] low = null; // the current page's low bound: null = minus infinity
         prot.lock(pageNo, LockMode.READ);
         while (true) {
             Page p = bm.get(file, pageNo, 0);
             long next;
+            byte[] nextLow;
             p.latch();
             try {
                 BtreePage bp = new BtreePage(p);
-                if (bp.isFree()) { // unlinked meanwhile: start again
+                if (bp.isFree()) { // unlinked since the pointer to it was read
                     next = -1;
-                } else if (bp.check("descent") != null && key != null && bp.beyondHighKey(key, cmp)) {
-                    next = bp.rightLink();
-                } else if (bp.isLeaf()) {
-                    int i = key == null ? bp.count() : bp.lowerBound(key, cmp);
-                    if (i > 0) {
-                        return new byte[][] {bp.key(i - 1), load(bp.data(i - 1))};
-                    }
-                    next = 0;
+                    nextLow = null;
                 } else {
-                    int c = key == null ? bp.count() - 1 : bp.childSlot(key, cmp);
-                    if (c > 0) {
-                        leftSubtree = bp.child(c - 1);
+                    bp.check("descent");
+                    byte[] hk = bp.highKey();
+                    if (hk != null && key != null && cmp.compare(key, hk) > 0) {
+                        // Keys below key may lie right of this page (a split since the parent was
+                        // read); at key == hk every key below it is here or further left.
+                        next = bp.rightLink();
+                        nextLow = hk;
+                    } else if (bp.isLeaf()) {
+                        int i = key == null ? bp.count() : bp.lowerBound(key, cmp);
+                        if (i > 0) {
+                            return new byte[][] {bp.key(i - 1), load(bp.data(i - 1))};
+                        }
+                        next = 0;
+                        nextLow = low;
+                    } else {
+                        int c = key == null ? bp.count() - 1 : bp.childSlot(key, cmp);
+                        if (c > 0 && key != null && cmp.compare(bp.key(c), key) == 0) {
+                            c--; // keys below a separator equal to key are in the child before it
+                        }
+                        next = bp.child(c);
+                        nextLow = c == 0 ? low : bp.key(c);
                     }
-                    next = bp.child(c);
                 }
             } finally {
                 p.unlatch();
                 bm.unpin(p, false);
             }
+            prot.unlock(pageNo); // not coupled; a page moved away from is not needed either
             if (next == -1) {
-                prot.unlock(pageNo);
-                return floorBelow(key, prot);
+                return AGAIN;
             }
             if (next == 0) {
-                prot.unlock(pageNo);
-                break;
-            }
-            prot.unlock(pageNo); // not coupled; a leaf moved away from is not needed either
-            prot.lock(next, LockMode.READ);
-            pageNo = next;
-        }
-        if (leftSubtree == 0) {
-            return null;
-        }
-        // The greatest entry below key in the remembered subtree: its last entry before key.
-        byte[][] last = lastIn(leftSubtree, key, prot);
-        return last == RESTART ? floorBelow(key, prot) : last;
-    }
-
-    /** lastIn reached a page unlinked meanwhile. */
-    private static final byte[][] RESTART = new byte[0][];
-
-    /** The greatest entry &lt; key (key null: any) in the subtree rooted at {@code pageNo}. */
-    private byte[][] lastIn(long pageNo, byte[] key, Protection prot) {
-        prot.lock(pageNo, LockMode.READ);
-        byte[][] best = null;
-        while (true) {
-            Page p = bm.get(file, pageNo, 0);
-            long next;
-            boolean leaf;
-            p.latch();
-            try {
-                BtreePage bp = new BtreePage(p);
-                if (bp.isFree()) {
-                    p.unlatch();
-                    bm.unpin(p, false);
-                    prot.unlock(pageNo);
-                    return RESTART;
-                }
-                bp.check("descent");
-                leaf = bp.isLeaf();
-                if (leaf) {
-                    int i = key == null ? bp.count() : bp.lowerBound(key, cmp);
-                    if (i > 0) {
-                        best = new byte[][] {bp.key(i - 1), load(bp.data(i - 1))};
-                    }
-                    // Entries split off to the right since the parent was read may still be below key.
-                    byte[] hk = bp.highKey();
-                    next = hk != null && (key == null || cmp.compare(hk, key) < 0) ? bp.rightLink() : 0;
-                } else {
-                    byte[] hk = bp.highKey();
-                    if (hk != null && (key == null || cmp.compare(hk, key) < 0)) {
-                        next = bp.rightLink(); // the subtree's right part moved right
-                        leaf = true; // stay on this level
-                        p.unlatch();
-                        bm.unpin(p, false);
-                        prot.unlock(pageNo);
-                        prot.lock(next, LockMode.READ);
-                        pageNo = next;
-                        continue;
-                    }
-                    int c = key == null ? bp.count() - 1 : Math.max(0, bp.childSlot(key, cmp));
-                    next = bp.child(c);
-                }
-            } finally {
-                if (p.isLatched()) {
-                    p.unlatch();
-                    bm.unpin(p, false);
-                }
-            }
-            if (next == 0) {
-                return best;
-            }
-            if (!leaf) {
-                prot.unlock(pageNo);
+                return nextLow;
             }
             prot.lock(next, LockMode.READ);
             pageNo = next;
+            low = nextLow;
         }
     }
 

@@ -1105,6 +1105,24 @@ public final class SharedBufferPool implements BufferManager {
         return log;
     }
 
+    private RuntimeException writeFailure(IOException e, int fileId, long pageNo) {
+        if (StorageErrors.isNoSpace(e)) {
+            long free = StorageErrors.usableSpace(env.home());
+            return new OutOfSpaceException("no space to write page " + pageNo + " of data file " + nameAt(fileId)
+                    + " in " + env.home() + " (" + e.getMessage() + "; " + (free < 0 ? "free space unknown"
+                    : free + " bytes free") + "): the page stays in the buffer pool; abort the transaction, free "
+                    + "space on that file system and retry", e);
+        }
+        return new EnvironmentAccessException("cannot write page " + pageNo + " of " + nameAt(fileId) + " in "
+                + env.home() + ": " + e, e);
+    }
+
+    /**
+     * Pages of this process whose image was logged (and forced) but whose write failed, by
+     * (file id, page): the sealed copy that was imaged. Empty but while writes fail.
+     */
+    private final Map<Long, byte[]> imagedNotWritten = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** Writes frame {@code f} (latch held, valid, dirty) to its file: the log first. */
     private void write(int f) {
         writeFrame(f, null, true);
@@ -1128,7 +1146,23 @@ public final class SharedBufferPool implements BufferManager {
         mem.putIntVolatile(m + FR_DIRTY, 0); // before the copy: a change after it re-dirties
         mem.getBytes(pageBase(f), buf, 0, pageSize);
         PageHeader.seal(buf, pageSize, pageNo);
-        if (imagesBeforeWrites && !java.util.Arrays.equals(buf, imaged)) {
+        long pageKey = (long) fileId << 40 | pageNo;
+        byte[] known = imaged != null ? imaged : imagedNotWritten.get(pageKey);
+        if (imagesBeforeWrites && !java.util.Arrays.equals(buf, known)) {
+            // A page past the file's end needs new blocks: get them (zeros: a page never written)
+            // before its image goes to the log, so that a full disk refuses the write before it
+            // has used log space (evictions may use the log's reserve, which a full disk would
+            // otherwise drain one image per failed write).
+            try {
+                StorageFile sf = file(fileId);
+                long at = (pageNo + 1) * pageSize;
+                if (sf.size() < at + pageSize) {
+                    sf.write(ByteBuffer.allocate(pageSize), at);
+                }
+            } catch (IOException e) {
+                mem.putIntVolatile(m + FR_DIRTY, 1);
+                throw writeFailure(e, fileId, pageNo);
+            }
             try {
                 // The image follows every change of the page in the log: its force is also the
                 // write-ahead force.
@@ -1140,18 +1174,16 @@ public final class SharedBufferPool implements BufferManager {
         }
         try {
             file(fileId).write(ByteBuffer.wrap(buf), (pageNo + 1) * pageSize); // after the header page
+            imagedNotWritten.remove(pageKey);
         } catch (IOException e) {
-            // The page stays dirty in the pool: written again later, nothing is lost.
-            mem.putIntVolatile(m + FR_DIRTY, 1);
-            if (StorageErrors.isNoSpace(e)) {
-                long free = StorageErrors.usableSpace(env.home());
-                throw new OutOfSpaceException("no space to write page " + pageNo + " of data file " + nameAt(fileId)
-                        + " in " + env.home() + " (" + e.getMessage() + "; " + (free < 0 ? "free space unknown"
-                        : free + " bytes free") + "): the page stays in the buffer pool; abort the transaction, free "
-                        + "space on that file system and retry", e);
+            // The page stays dirty in the pool: written again later, nothing is lost. Its image
+            // is in the log already: a retry of the same content logs none again (while a disk
+            // stays full, evictions retrying one page would otherwise eat the log's reserve).
+            if (imagesBeforeWrites) {
+                imagedNotWritten.put(pageKey, buf.clone());
             }
-            throw new EnvironmentAccessException("cannot write page " + pageNo + " of " + nameAt(fileId) + " in "
-                    + env.home() + ": " + e, e);
+            mem.putIntVolatile(m + FR_DIRTY, 1);
+            throw writeFailure(e, fileId, pageNo);
         }
         mem.putLongVolatile(m + FR_REC_LSN, Lsn.NULL);
         mem.putIntVolatile(fileEntry(fileId) + F_NEEDS_FORCE, 1);

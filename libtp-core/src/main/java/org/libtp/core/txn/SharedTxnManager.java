@@ -564,6 +564,9 @@ public final class SharedTxnManager implements TransactionManager {
      * time as before.
      */
     private void maybeCheckpoint() {
+        if (System.nanoTime() - spaceBackoffFrom < SPACE_BACKOFF_NANOS) {
+            return; // the last attempt found no space: each attempt logs page images, eating the log's reserve
+        }
         long distance = logSinceCheckpoint();
         long bytes = config.checkpointBytes();
         boolean due = bytes > 0 && distance > bytes || ageDue(distance);
@@ -580,6 +583,7 @@ public final class SharedTxnManager implements TransactionManager {
                 } catch (RuntimeException e) {
                     // The commit itself succeeded: a checkpoint that could not be taken (no
                     // space to write pages or its record) is retried past the next interval.
+                    noteFailure(e);
                     LOG.warn("checkpoint of {} after a commit failed (retried later): {}", env.home(), e.toString());
                 }
             }
@@ -601,6 +605,20 @@ public final class SharedTxnManager implements TransactionManager {
     private boolean ageDue(long distance) {
         return config.checkpointSeconds() > 0 && distance > 0
                 && System.currentTimeMillis() - mem.getLongVolatile(OFF_LAST_CKP_MILLIS) > config.checkpointSeconds() * 1000;
+    }
+
+    /**
+     * A checkpoint that fails for want of space is not tried again for a second: each attempt
+     * logs the image of every page it tries to write (torn-write protection), and while the disk
+     * stays full those images would eat the log space that aborts and structure changes need.
+     */
+    static final long SPACE_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private volatile long spaceBackoffFrom = System.nanoTime() - SPACE_BACKOFF_NANOS;
+
+    private void noteFailure(RuntimeException e) {
+        if (e instanceof OutOfSpaceException) {
+            spaceBackoffFrom = System.nanoTime();
+        }
     }
 
     /** Set by the checkpoint thread while it works, so that commits do not keep waking it. */
@@ -650,6 +668,7 @@ public final class SharedTxnManager implements TransactionManager {
                 if (closed) {
                     return;
                 }
+                noteFailure(e);
                 LOG.warn("background checkpoint of {} failed (the next commit past the interval retries): {}",
                         env.home(), e.toString());
             } finally {
