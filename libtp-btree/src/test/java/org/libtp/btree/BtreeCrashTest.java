@@ -30,6 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * acknowledged commits or one more): exactly the keys of transactions c-2..c, with their values.
  * Every other JVM commits with early lock release.
  */
+@org.junit.jupiter.api.Tag("crash")
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.MINUTES)
 class BtreeCrashTest {
     static final int WORKERS_PER_JVM = 2;
 

@@ -30,6 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * were stored before and are never changed, interleaved with the changing ones: it must never miss
  * one while pages split around it.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class BtreeMultiProcessTest {
     static final int KEYS = 3000;
 

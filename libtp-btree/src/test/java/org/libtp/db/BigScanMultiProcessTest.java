@@ -21,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * transaction escalates to a lock on the whole database, and a writer in another JVM waits for
  * the scan to commit instead of changing pages under it.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class BigScanMultiProcessTest {
     static final int ROWS = 40_000;
 

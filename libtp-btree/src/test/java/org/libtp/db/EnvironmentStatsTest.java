@@ -17,6 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Environment.stats() and wasRecovered(): after a clean close, a kill -9, and for a second handle. */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class EnvironmentStatsTest {
     static final DatabaseConfig CREATE = DatabaseConfig.builder().allowCreate(true).build();
 

@@ -27,6 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * files and frequent checkpoints, the processes remove log files while the backup copies them,
  * unless its pin holds them.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class HotBackupMultiProcessTest {
     static final int ACCOUNTS = 100;
     static final long BALANCE = 1000;

@@ -35,6 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * lower LSNs made redo skip every later change); a page whose LSN lies beyond the end of the log
  * is refused when read; {@link Environment#resetLog} is the documented way out.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class LogContinuityTest {
     static final int ROWS = 2000;
 

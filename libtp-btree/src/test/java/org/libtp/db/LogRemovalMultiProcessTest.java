@@ -22,6 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * handle on a removed file (its space would not be freed). With {@code keepLogFiles} they stay
  * until the application removes them.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class LogRemovalMultiProcessTest {
     @TempDir
     Path dir;

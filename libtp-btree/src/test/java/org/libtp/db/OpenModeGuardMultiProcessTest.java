@@ -20,6 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is refused naming the running value (before, it read the uncommitted bytes and its own writes
  * were never logged). Once every process has closed it, another mode may open it.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class OpenModeGuardMultiProcessTest {
     @TempDir
     Path dir;

@@ -31,6 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Worker w's transaction n puts key w/n (values of 10 bytes to 6 KiB: leaves, splits and
  * overflow chains), deletes w/(n-4) and sets w/count to n.
  */
+@org.junit.jupiter.api.Tag("crash")
+@org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.MINUTES)
 class PowerLossCrashTest {
     static final int WORKERS = 3;
 

@@ -19,6 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link DatabaseNotFoundException} on every later call (before, get and put went on working
  * and those writes vanished); an aborted removal leaves handles working.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class RemovedHandleMultiProcessTest {
     @TempDir
     Path dir;

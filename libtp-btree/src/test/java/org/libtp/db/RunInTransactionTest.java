@@ -34,6 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * transfers by threads and by two child JVMs keep the total and never show the caller a
  * DeadlockException.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class RunInTransactionTest {
     static final DatabaseConfig CREATE = DatabaseConfig.builder().allowCreate(true).build();
     static final int ACCOUNTS = 40;

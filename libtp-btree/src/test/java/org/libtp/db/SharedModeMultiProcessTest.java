@@ -19,6 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Each writes its own keys (many splits) and reads back the others' as they appear; at the end
  * every key is there and the tree verifies.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SharedModeMultiProcessTest {
     static final int PER_PROCESS = 3000;
     static final EnvironmentConfig SHARED = EnvironmentConfig.builder().mode(OpenMode.SHARED).cacheBytes(1 << 20).build();

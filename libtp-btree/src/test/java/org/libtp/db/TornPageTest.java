@@ -25,6 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the last checkpoint; the crash keeps every write, then every page of the database file gets
  * its second half scrambled, as a tear at a sector boundary would.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class TornPageTest {
     @TempDir
     Path dir;

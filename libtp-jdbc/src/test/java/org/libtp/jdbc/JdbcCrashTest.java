@@ -32,6 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (worker, seq) is there; per worker the seqs are 1..n with n the last ack or one more (a commit
  * made durable whose ACK the kill cut off), nothing beyond. 4 rounds, 40 with -Pstress.
  */
+@org.junit.jupiter.api.Tag("crash")
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.MINUTES)
 class JdbcCrashTest {
     static final int ACCOUNTS = 100;
     static final long INITIAL = 1000;

@@ -28,6 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * commit windows overlap (the processes share the database through page locks, not one at a time
  * behind a directory lock), and the total is exact afterwards.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class MultiProcessTransfersTest {
     static final int ACCOUNTS = 1000;
     static final long INITIAL = 1000;

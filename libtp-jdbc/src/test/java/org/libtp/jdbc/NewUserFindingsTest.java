@@ -18,6 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What a first user of the driver ran into, each now as it should be. */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class NewUserFindingsTest extends SqlTestBase {
     @Test
     void aRowWhosePrimaryKeyChangesDoesNotCollideWithItselfInAUniqueIndex() throws SQLException {

@@ -22,6 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * never run against a definition that no longer holds (a stale plan would, for example, skip an
  * index created since, or read the old column list).
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class PreparedPlanTest extends SqlTestBase {
     @Test
     void addColumnAndNewIndexAreSeenByPreparedStatements() throws Exception {

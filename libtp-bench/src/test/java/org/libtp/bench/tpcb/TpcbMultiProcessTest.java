@@ -19,6 +19,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * commits the children counted) after they exit. The same for Berkeley DB C when the build has it
  * ({@code mvn -Pbdb}).
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class TpcbMultiProcessTest {
     @TempDir
     Path dir;

@@ -22,6 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The buffer pool under kill -9: the write-ahead rule and redo/undo of pages. */
+@org.junit.jupiter.api.Tag("crash")
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.MINUTES)
 class BufferCrashTest {
     static final int PAGES = 300;
 

@@ -21,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (128 KB), updated by three JVMs at once: every page is evicted and read back (checksum checked)
  * many times, by whichever process needs the frame.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class BufferMultiProcessTest {
     static final int PAGES = 600;
     static final int FRAMES = 32;

@@ -28,6 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and one INFO line, and no NoClassDefFoundError, with or without Chronicle's JVM flags (with
  * them, the class-path check is the only thing standing between LibTP and Chronicle's classes).
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class ChronicleAbsentMultiProcessTest {
     @TempDir
     Path dir;

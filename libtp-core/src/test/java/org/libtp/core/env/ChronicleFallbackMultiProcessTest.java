@@ -17,6 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A JVM without Chronicle's --add-opens that asks for Chronicle memory falls back to VarHandle
  * with one INFO line, and shares the environment with a JVM that does use Chronicle.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class ChronicleFallbackMultiProcessTest {
     @TempDir
     Path dir;

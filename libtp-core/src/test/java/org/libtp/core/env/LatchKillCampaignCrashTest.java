@@ -31,6 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * </ul>
  * 4 iterations in {@code mvn verify}, 100 under {@code -Pstress}; the seed replays.
  */
+@org.junit.jupiter.api.Tag("crash")
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.MINUTES)
 class LatchKillCampaignCrashTest {
     static final int LATCHES = 4;
 

@@ -21,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * explicitly for another placement gets a {@link ConfigMismatchException} naming both; the last
  * clean close, in whichever JVM, removes the directory.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class RegionPlacementMultiProcessTest {
     @TempDir
     Path dir;

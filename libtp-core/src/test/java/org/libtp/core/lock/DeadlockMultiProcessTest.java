@@ -20,6 +20,8 @@ import static org.libtp.core.lock.LockFixture.page;
  * Deadlocks across JVMs: rings of 2 to 8 processes, each cycle found and broken by exactly one
  * victim; and the periodic detector's role surviving kill -9 of the process that holds it.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class DeadlockMultiProcessTest {
     static final int COUNTERS = 6;
 

@@ -34,6 +34,9 @@ import static org.libtp.core.lock.LockFixture.page;
  * kill -9 of a process holding page locks (and no latch): the survivors blocked on those locks
  * go on once failCheck has rolled the dead transaction back and released its locks.
  */
+@org.junit.jupiter.api.Tag("crash")
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.MINUTES)
 class LockCrashTest {
     static final long SHARED_PAGE = 900;
 

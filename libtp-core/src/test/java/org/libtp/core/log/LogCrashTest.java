@@ -28,6 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * every acknowledged record is present with its payload, and the log scans cleanly to its end.
  * 20 iterations in {@code mvn verify}, 500 under {@code -Pstress}.
  */
+@org.junit.jupiter.api.Tag("crash")
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.MINUTES)
 class LogCrashTest {
     static final EnvironmentConfig ENV = EnvironmentConfig.builder().failCheckMillis(0).build();
     static final LogConfig LOG = LogConfig.builder().fileSize(256 * 1024).bufferSize(32 * 1024).build();

@@ -30,6 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * commits with early lock release (its locks go before its force; a process killed between the
  * two has its commit record in the shared log buffer, so failCheck counts it committed).
  */
+@org.junit.jupiter.api.Tag("crash")
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.MINUTES)
 class BankCrashTest {
     static final int ACCOUNTS = 24;
     static final long INITIAL = 1000;

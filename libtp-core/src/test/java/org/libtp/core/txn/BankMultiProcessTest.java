@@ -27,6 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * victims abort and retry); auditors READ-lock every page and check the total, which strict
  * two-phase locking keeps constant in every committed view.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
 class BankMultiProcessTest {
     static final int ACCOUNTS = 24;
     static final long INITIAL = 1000;

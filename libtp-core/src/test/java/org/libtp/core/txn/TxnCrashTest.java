@@ -25,6 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * accounts sum to zero (no partial transaction is visible) and the counter equals the number of
  * acknowledged commits, or one more (a durable commit killed before it was printed).
  */
+@org.junit.jupiter.api.Tag("crash")
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.MINUTES)
 class TxnCrashTest {
     static final int PER_WORKER = 10;
 
