@@ -36,6 +36,8 @@ final class Btree {
 
     /** The drain rule's transaction ids (see {@link #free}). */
     final Epochs epochs;
+    /** Unlinks emptied leaves (its own room). */
+    private final BtreeReclaim reclaimer = new BtreeReclaim(this);
     /** The highest {@link Epochs#oldestActive()} seen: it only grows, so no need to ask again below it. */
     private volatile long horizonSeen;
 
@@ -471,7 +473,7 @@ final class Btree {
     }
 
     /** Pages whose images a split cascade may log (two per level, plus a new root). */
-    private static final long SPLIT_PAGES = 8;
+    static final long SPLIT_PAGES = 8;
 
     /**
      * Log bytes a put of {@code key} with a value of {@code valueLength} bytes may need for
@@ -777,7 +779,7 @@ final class Btree {
     }
 
     /** The write-locked, pinned page at {@code level} covering {@code key}. */
-    private Page findLevel(byte[] key, int level, Protection prot) {
+    Page findLevel(byte[] key, int level, Protection prot) {
         long pageNo = ROOT;
         LockMode mode = LockMode.READ;
         prot.lock(pageNo, mode);
@@ -1194,53 +1196,22 @@ final class Btree {
     record Stats(int levels, long pages, long entries, long leafPages, double leafFill, long freePages) {
     }
 
-    /** Pages on the free list (walked under the meta latch). */
+    /** Pages on the free list ({@link BtreeCheck}). */
     long freePages() {
-        Page m = bm.get(file, META_PAGE, 0);
-        try {
-            m.latch();
-            try {
-                long n = 0;
-                long limit = bm.pageCount(file);
-                for (long x = m.getLong(OFF_FREE_HEAD); x != 0 && n <= limit; n++) {
-                    Page p = bm.get(file, x, 0);
-                    try {
-                        x = p.type() == BtreePage.FREE ? p.getLong(OFF_FREE_NEXT) : 0;
-                    } finally {
-                        bm.unpin(p, false);
-                    }
-                }
-                return n;
-            } finally {
-                m.unlatch();
-            }
-        } finally {
-            bm.unpin(m, false);
-        }
+        return new BtreeCheck(this).freePages();
     }
 
+    /** Structure statistics ({@link BtreeCheck}). */
     Stats stats() {
-        Page r = bm.get(file, ROOT, 0);
-        int levels = new BtreePage(r).level() + 1;
-        bm.unpin(r, false);
-        long entries = 0;
-        long leaves = 0;
-        long used = 0;
-        long pageNo = leftmostLeaf();
-        while (pageNo != 0) {
-            Page p = bm.get(file, pageNo, 0);
-            BtreePage bp = new BtreePage(p);
-            entries += bp.count();
-            leaves++;
-            used += bm.pageSize() - bp.freeTotal();
-            pageNo = bp.rightLink();
-            bm.unpin(p, false);
-        }
-        return new Stats(levels, bm.pageCount(file), entries, leaves,
-                leaves == 0 ? 0 : 100.0 * used / (leaves * (double) bm.pageSize()), freePages());
+        return new BtreeCheck(this).stats();
     }
 
-    private long leftmostLeaf() {
+    /** The structure's problems, none if empty ({@link BtreeCheck}). */
+    List<String> verify() {
+        return new BtreeCheck(this).verify();
+    }
+
+    long leftmostLeaf() {
         long pageNo = ROOT;
         while (true) {
             Page p = bm.get(file, pageNo, 0);
@@ -1252,94 +1223,6 @@ final class Btree {
                 return pageNo;
             }
             pageNo = next;
-        }
-    }
-
-    /**
-     * Checks the structure: key order on every page, every key within its page's bounds, right
-     * links and high keys consistent level by level, children at the level below. Returns the
-     * problems found (empty if none). Reads without locks: run it when no one writes.
-     */
-    List<String> verify() {
-        List<String> problems = new ArrayList<>();
-        try {
-            Page r = bm.get(file, ROOT, 0);
-            int top = new BtreePage(r).level();
-            bm.unpin(r, false);
-            long first = ROOT;
-            for (int level = top; level >= 0; level--) {
-                long pageNo = first;
-                byte[] prevHigh = null;
-                long nextFirst = 0;
-                while (pageNo != 0) {
-                    Page p = bm.get(file, pageNo, 0);
-                    try {
-                        BtreePage bp = new BtreePage(p).check("verify");
-                        if (bp.level() != level) {
-                            problems.add("page " + pageNo + " at level " + bp.level() + ", expected " + level);
-                        }
-                        byte[] prev = null;
-                        for (int i = (bp.isLeaf() ? 0 : 1); i < bp.count(); i++) {
-                            byte[] k = bp.key(i);
-                            if (prev != null && cmp.compare(prev, k) >= 0) {
-                                problems.add("page " + pageNo + ": keys out of order at slot " + i);
-                            }
-                            if (prevHigh != null && cmp.compare(k, prevHigh) < 0) {
-                                problems.add("page " + pageNo + ": key at slot " + i + " below the left sibling's high key");
-                            }
-                            prev = k;
-                        }
-                        byte[] hk = bp.highKey();
-                        if (hk != null && prev != null && cmp.compare(prev, hk) >= 0) {
-                            problems.add("page " + pageNo + ": a key at or above its high key");
-                        }
-                        if ((hk == null) != (bp.rightLink() == 0)) {
-                            problems.add("page " + pageNo + ": high key and right link disagree");
-                        }
-                        if (nextFirst == 0 && !bp.isLeaf()) {
-                            nextFirst = bp.child(0);
-                        }
-                        prevHigh = hk;
-                        pageNo = bp.rightLink();
-                    } finally {
-                        bm.unpin(p, false);
-                    }
-                }
-                first = nextFirst;
-            }
-            verifyFreeList(problems);
-        } catch (RuntimeException e) {
-            problems.add(e.toString());
-        }
-        return problems;
-    }
-
-    /** The free list: every page on it free, in range, no loop. */
-    private void verifyFreeList(List<String> problems) {
-        Page m = bm.get(file, META_PAGE, 0);
-        long head;
-        try {
-            head = m.getLong(OFF_FREE_HEAD);
-        } finally {
-            bm.unpin(m, false);
-        }
-        long pages = bm.pageCount(file);
-        long seen = 0;
-        for (long pageNo = head; pageNo != 0; seen++) {
-            if (pageNo <= ROOT || pageNo >= pages || seen > pages) {
-                problems.add("free list: page " + pageNo + " after " + seen + " pages is out of range or the list loops");
-                return;
-            }
-            Page p = bm.get(file, pageNo, 0);
-            try {
-                if (p.type() != BtreePage.FREE) {
-                    problems.add("free list: page " + pageNo + " has type " + p.type());
-                    return;
-                }
-                pageNo = p.getLong(OFF_FREE_NEXT);
-            } finally {
-                bm.unpin(p, false);
-            }
         }
     }
 
@@ -1542,344 +1425,14 @@ final class Btree {
         return 0;
     }
 
-    /**
-     * Unlinks leaf {@code leafNo}, emptied by a committed delete of {@code key}, and its
-     * ancestors that have no other entry: each page's key range goes to its left neighbour at
-     * the same level (found through the first ancestor with another entry to its left), and the
-     * pages go to the free list. Runs after the deleting transaction committed (TP: in a
-     * transaction of its own, see {@link AccessMethods#ended}), so the emptiness is committed and
-     * no other transaction's isolation depends on the neighbour's range. The left neighbour leaf
-     * is tried next if it is empty too. Skipped (the leaf stays, and inserts in its range use it)
-     * when the leaf is leftmost below every ancestor with another entry, when the leaf or an
-     * unlinked internal page is locked by another transaction (NOWAIT), or when a new high key
-     * does not fit.
-     *
-     * <p>Locks: a WRITE lock on the meta page's lock object serializes reclaims of a tree (two
-     * unlinks of neighbouring pages would both change one right link); the leaf and the internal
-     * pages to unlink are write-locked NOWAIT (held to the end: a descent that still reaches one
-     * waits, then finds it free and starts again); the ancestor losing the entry is write-locked
-     * (found from the root, as a split finds its parent). The left neighbours are changed under
-     * their latches only, found by moving right until the page whose right link is the unlinked
-     * one (a split of the neighbour may not be posted yet): their range grows over committed
-     * emptiness. Logging: redo-only images in an order where every prefix is a valid B-link
-     * tree: first the ancestor's entry goes (the pages are then reached only through right
-     * links, as after a split not yet posted), then each level's left neighbour takes the
-     * unlinked page's high key and right link (top down), then the pages are freed.
-     */
+    /** Unlinks leaves that deletes emptied, once that is committed ({@link BtreeReclaim}). */
     void reclaim(long leafNo, byte[] key, Protection prot, BtreeLog log) {
-        prot.lock(META_PAGE, LockMode.WRITE); // waits for another reclaim of this tree (they are short)
-        try {
-            for (int round = 0; round < 8 && leafNo != 0; round++) {
-                leafNo = unlinkEmpty(leafNo, key, prot, log);
-            }
-        } finally {
-            prot.unlock(META_PAGE);
-        }
+        reclaimer.reclaim(leafNo, key, prot, log);
     }
 
-    /** One unlink; returns the left neighbour leaf if it is empty now (to try next), else 0. */
-    private long unlinkEmpty(long leafNo, byte[] key, Protection prot, BtreeLog log) {
-        if (!prot.tryLock(leafNo, LockMode.WRITE)) {
-            return 0; // in use: its emptiness may not be committed, or someone reads its range
-        }
-        List<Long> locked = new ArrayList<>();
-        locked.add(leafNo);
-        Page a = null;
-        long aNo = 0;
-        try {
-            if (!isEmptyLeaf(leafNo)) {
-                return 0;
-            }
-            // Levels of single-entry ancestors above the leaf, read from the root (a hint:
-            // checked again below under locks).
-            int top = singleEntryLevels(key);
-            if (top < 0) {
-                return 0;
-            }
-            a = findLevel(key, top + 1, prot);
-            aNo = a.pageNo();
-            long[] spine = new long[top + 1];
-            int j;
-            long leftStart;
-            long orphanLeft = 0;
-            long orphanStop = 0;
-            a.latch();
-            try {
-                BtreePage ap = new BtreePage(a);
-                j = ap.childSlot(key, cmp);
-                if (top == 0 && ap.child(j) != leafNo) {
-                    // No entry for the leaf: a split whose separator was never posted (its
-                    // process died, or its transaction failed between the two). The entry to
-                    // its left covers its range already; only the right link needs changing.
-                    orphanLeft = ap.child(j);
-                    orphanStop = j + 1 < ap.count() ? ap.child(j + 1) : 0;
-                }
-                spine[top] = ap.child(j);
-                leftStart = j == 0 ? 0 : ap.child(j - 1);
-            } finally {
-                a.unlatch();
-            }
-            if (orphanLeft != 0) {
-                bm.unpin(a, false);
-                a = null;
-                prot.unlock(aNo);
-                if (absorb(orphanLeft, leafNo, 0, orphanStop, log) == null) {
-                    return 0;
-                }
-                free(leafNo, log);
-                return 0;
-            }
-            if (j == 0) {
-                return 0; // leftmost below this ancestor: no left neighbour to take the range
-            }
-            for (int level = top; level >= 1; level--) { // the single-entry pages, down to the leaf
-                if (!prot.tryLock(spine[level], LockMode.WRITE)) {
-                    return 0;
-                }
-                locked.add(spine[level]);
-                Page p = bm.get(file, spine[level], 0);
-                try {
-                    p.latch();
-                    try {
-                        BtreePage bp = new BtreePage(p);
-                        if (bp.type() != BtreePage.INTERNAL || bp.level() != level || bp.count() != 1
-                                || bp.beyondHighKey(key, cmp)) {
-                            return 0;
-                        }
-                        spine[level - 1] = bp.child(0);
-                    } finally {
-                        p.unlatch();
-                    }
-                } finally {
-                    bm.unpin(p, false);
-                }
-            }
-            if (spine[0] != leafNo) {
-                return 0;
-            }
-            // 1. The ancestor's entry goes: the pages are reached only through right links now.
-            // Checked again under the latches: a rollback changes pages under latches only (its
-            // splits post separators without locks), so the entry may have moved.
-            List<Page> held = new ArrayList<>();
-            boolean unchanged = true;
-            try {
-                a.latch();
-                BtreePage ap = new BtreePage(a);
-                int j2 = ap.childSlot(key, cmp);
-                unchanged = j2 > 0 && ap.child(j2) == spine[top] && ap.child(j2 - 1) == leftStart;
-                for (int level = top; unchanged && level >= 1; level--) {
-                    Page p = bm.get(file, spine[level], 0);
-                    held.add(p);
-                    p.latch();
-                    BtreePage bp = new BtreePage(p);
-                    unchanged = bp.type() == BtreePage.INTERNAL && bp.count() == 1 && bp.child(0) == spine[level - 1];
-                }
-                if (unchanged) {
-                    ap.delete(j2);
-                    log.image(a);
-                }
-            } finally {
-                for (Page p : held) {
-                    if (p.isLatched()) {
-                        p.unlatch();
-                    }
-                    bm.unpin(p, false);
-                }
-                if (a.isLatched()) {
-                    a.unlatch();
-                }
-            }
-            if (!unchanged) {
-                return 0;
-            }
-            bm.unpin(a, true);
-            a = null;
-            prot.unlock(aNo);
-            // 2. Each level's left neighbour takes the unlinked page's range, top down.
-            int unlinked = top + 1; // the lowest level done
-            long start = leftStart;
-            long leftLeaf = 0;
-            for (int level = top; level >= 0; level--) {
-                long[] res = absorb(start, spine[level], level, 0, log);
-                if (res == null) {
-                    break; // the high key does not fit: the pages below stay linked (still a valid tree)
-                }
-                unlinked = level;
-                start = res[0];
-                leftLeaf = res[1];
-            }
-            // 3. The unlinked pages are free (a descent that still reaches one starts again).
-            for (int level = top; level >= unlinked; level--) {
-                free(spine[level], log);
-            }
-            return leftLeaf != 0 && isEmptyLeaf(leftLeaf) ? leftLeaf : 0;
-        } finally {
-            if (a != null) {
-                bm.unpin(a, false);
-                prot.unlock(aNo);
-            }
-            for (long pageNo : locked) {
-                prot.unlock(pageNo); // a descent waiting for one finds it free (and starts again) or as it was
-            }
-        }
-    }
-    /**
-     * Unlinks the empty leaves (and single-entry ancestors) that {@link #reclaim} skipped or
-     * that a crash left behind (between a delete's commit and its reclaim): walks the leaf level
-     * and reclaims each empty leaf, using the left neighbour's high key (the leaf's low bound) as
-     * a key in its range. Returns the number of pages freed.
-     */
+    /** Unlinks every empty leaf a crash or a refused reclaim left; returns the pages freed ({@link BtreeReclaim}). */
     long compact(Protection prot, BtreeLog log) {
-        log.ensureSpace(SPLIT_PAGES * bm.pageSize());
-        long before = freePages();
-        long pageNo = leftmostLeaf();
-        byte[] low = null;
-        int guard = 0;
-        while (pageNo != 0 && guard++ < 10_000_000) {
-            Page p = bm.get(file, pageNo, 0);
-            long right;
-            boolean empty;
-            byte[] high;
-            try {
-                p.latch();
-                try {
-                    BtreePage bp = new BtreePage(p);
-                    if (bp.isFree()) {
-                        pageNo = leftmostLeaf(); // unlinked meanwhile: start again
-                        low = null;
-                        continue;
-                    }
-                    bp.check("compact");
-                    empty = bp.count() == 0;
-                    right = bp.rightLink();
-                    high = bp.highKey();
-                } finally {
-                    p.unlatch();
-                }
-            } finally {
-                bm.unpin(p, false);
-            }
-            if (empty && low != null && pageNo != ROOT) {
-                reclaim(pageNo, low, prot, log);
-            }
-            low = high;
-            pageNo = right;
-        }
-        return freePages() - before;
-    }
-
-    /**
-     * The page at {@code level} whose right link is {@code target}, found moving right from
-     * {@code start}, takes target's high key and right link (under both latches; logged).
-     * Returns {its last child (level &gt; 0), its page number}, or null if the high key does not
-     * fit or the link is not found before page {@code stop} (0: the end of the level).
-     */
-    private long[] absorb(long start, long target, int level, long stop, BtreeLog log) {
-        long x = start;
-        for (int steps = 0; x != 0 && x != stop && steps < 100_000; steps++) {
-            Page p = bm.get(file, x, 0);
-            long next;
-            boolean changed = false;
-            try {
-                p.latch();
-                try {
-                    BtreePage bp = new BtreePage(p);
-                    if (bp.isFree()) {
-                        return null;
-                    }
-                    bp.check("reclaim");
-                    if (bp.level() != level) {
-                        return null;
-                    }
-                    next = bp.rightLink();
-                    if (next == target) {
-                        Page t = bm.get(file, target, 0);
-                        try {
-                            t.latch();
-                            try {
-                                BtreePage tp = new BtreePage(t).check("reclaim");
-                                byte[] high = tp.highKey();
-                                byte[] old = bp.highKey();
-                                int need = high == null ? 0 : 2 + high.length;
-                                if (need > bp.freeTotal() + (old == null ? 0 : 2 + old.length)) {
-                                    return null;
-                                }
-                                bp.setHighKey(high);
-                                bp.setRightLink(tp.rightLink());
-                                log.image(p);
-                                changed = true;
-                                return new long[] {level > 0 ? bp.child(bp.count() - 1) : 0, x};
-                            } finally {
-                                t.unlatch();
-                            }
-                        } finally {
-                            bm.unpin(t, false);
-                        }
-                    }
-                } finally {
-                    p.unlatch();
-                }
-            } finally {
-                bm.unpin(p, changed); // pages walked past are unchanged: no needless write-back
-            }
-            x = next;
-        }
-        return null;
-    }
-
-    private boolean isEmptyLeaf(long pageNo) {
-        Page p = bm.get(file, pageNo, 0);
-        try {
-            p.latch();
-            try {
-                BtreePage bp = new BtreePage(p);
-                return bp.isLeaf() && bp.count() == 0;
-            } finally {
-                p.unlatch();
-            }
-        } finally {
-            bm.unpin(p, false);
-        }
-    }
-
-    /**
-     * From the root down by {@code key}, without locks: the number of levels above the leaf whose
-     * page has a single entry (0: the leaf's parent has others), or -1 if that reaches the root
-     * (or the root is the leaf).
-     */
-    private int singleEntryLevels(byte[] key) {
-        long pageNo = ROOT;
-        int top = -1;
-        int run = 0;
-        while (true) {
-            Page p = bm.get(file, pageNo, 0);
-            try {
-                p.latch();
-                try {
-                    BtreePage bp = new BtreePage(p);
-                    if (bp.isFree()) {
-                        return -1;
-                    }
-                    bp.check("reclaim");
-                    if (top < 0) {
-                        top = bp.level();
-                    }
-                    if (bp.beyondHighKey(key, cmp)) {
-                        pageNo = bp.rightLink();
-                        continue;
-                    }
-                    if (bp.isLeaf()) {
-                        return run >= top ? -1 : run;
-                    }
-                    run = bp.count() == 1 ? run + 1 : 0;
-                    pageNo = bp.child(bp.childSlot(key, cmp));
-                } finally {
-                    p.unlatch();
-                }
-            } finally {
-                bm.unpin(p, false);
-            }
-        }
+        return reclaimer.compact(prot, log);
     }
 
     // ------------------------------------------------------------------ values: inline or overflow

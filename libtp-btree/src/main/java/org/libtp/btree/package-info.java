@@ -18,7 +18,12 @@
  * and changed under the page latch; page locks give transactions their isolation. A search that
  * reaches a free page starts again from the root.
  *
- * <p>Page reclamation ({@code Btree.reclaim}, {@code Btree.free}): after a delete that emptied a
+ * <p>Rooms: {@code Btree} (descent, get/put/delete, split and separator posting, cursor reads,
+ * the free list, overflow values), {@code BtreeReclaim} (unlinking emptied leaves, compaction),
+ * {@code BtreeCheck} (statistics and verify), {@code BtreePage} (the leaf and internal page
+ * format), {@code BtreeRecords} (the logical log records' redo and undo), {@code Recno}.
+ *
+ * <p>Page reclamation ({@code BtreeReclaim}, {@code Btree.free}): after a delete that emptied a
  * leaf commits, the leaf (and its ancestors with no other entry) is unlinked in a transaction of
  * its own and put on the tree's free list in the meta page; overflow chains are freed when the
  * entry's delete commits or its insert aborts ({@code EndActions}). Skipped reclaims (the leaf in

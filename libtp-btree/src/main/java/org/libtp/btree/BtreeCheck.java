@@ -1,0 +1,155 @@
+package org.libtp.btree;
+
+import org.libtp.core.buffer.Page;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.libtp.btree.Btree.*;
+
+/**
+ * The B-tree's statistics and structure check (its own room): levels, entries, leaf fill, the
+ * free list; and {@link #verify}: key order, bounds, links and levels page by page, level by
+ * level, and the free list. Reads without locks: run {@code verify} when no one writes.
+ */
+final class BtreeCheck {
+    private final Btree tree;
+
+    BtreeCheck(Btree tree) {
+        this.tree = tree;
+    }
+
+    /** Pages on the free list (walked under the meta latch). */
+    long freePages() {
+        Page m = tree.bm.get(tree.file, META_PAGE, 0);
+        try {
+            m.latch();
+            try {
+                long n = 0;
+                long limit = tree.bm.pageCount(tree.file);
+                for (long x = m.getLong(OFF_FREE_HEAD); x != 0 && n <= limit; n++) {
+                    Page p = tree.bm.get(tree.file, x, 0);
+                    try {
+                        x = p.type() == BtreePage.FREE ? p.getLong(OFF_FREE_NEXT) : 0;
+                    } finally {
+                        tree.bm.unpin(p, false);
+                    }
+                }
+                return n;
+            } finally {
+                m.unlatch();
+            }
+        } finally {
+            tree.bm.unpin(m, false);
+        }
+    }
+
+    Stats stats() {
+        Page r = tree.bm.get(tree.file, ROOT, 0);
+        int levels = new BtreePage(r).level() + 1;
+        tree.bm.unpin(r, false);
+        long entries = 0;
+        long leaves = 0;
+        long used = 0;
+        long pageNo = tree.leftmostLeaf();
+        while (pageNo != 0) {
+            Page p = tree.bm.get(tree.file, pageNo, 0);
+            BtreePage bp = new BtreePage(p);
+            entries += bp.count();
+            leaves++;
+            used += tree.bm.pageSize() - bp.freeTotal();
+            pageNo = bp.rightLink();
+            tree.bm.unpin(p, false);
+        }
+        return new Stats(levels, tree.bm.pageCount(tree.file), entries, leaves,
+                leaves == 0 ? 0 : 100.0 * used / (leaves * (double) tree.bm.pageSize()), freePages());
+    }
+
+    /**
+     * Checks the structure: key order on every page, every key within its page's bounds, right
+     * links and high keys consistent level by level, children at the level below. Returns the
+     * problems found (empty if none). Reads without locks: run it when no one writes.
+     */
+    List<String> verify() {
+        List<String> problems = new ArrayList<>();
+        try {
+            Page r = tree.bm.get(tree.file, ROOT, 0);
+            int top = new BtreePage(r).level();
+            tree.bm.unpin(r, false);
+            long first = ROOT;
+            for (int level = top; level >= 0; level--) {
+                long pageNo = first;
+                byte[] prevHigh = null;
+                long nextFirst = 0;
+                while (pageNo != 0) {
+                    Page p = tree.bm.get(tree.file, pageNo, 0);
+                    try {
+                        BtreePage bp = new BtreePage(p).check("verify");
+                        if (bp.level() != level) {
+                            problems.add("page " + pageNo + " at level " + bp.level() + ", expected " + level);
+                        }
+                        byte[] prev = null;
+                        for (int i = (bp.isLeaf() ? 0 : 1); i < bp.count(); i++) {
+                            byte[] k = bp.key(i);
+                            if (prev != null && tree.cmp.compare(prev, k) >= 0) {
+                                problems.add("page " + pageNo + ": keys out of order at slot " + i);
+                            }
+                            if (prevHigh != null && tree.cmp.compare(k, prevHigh) < 0) {
+                                problems.add("page " + pageNo + ": key at slot " + i + " below the left sibling's high key");
+                            }
+                            prev = k;
+                        }
+                        byte[] hk = bp.highKey();
+                        if (hk != null && prev != null && tree.cmp.compare(prev, hk) >= 0) {
+                            problems.add("page " + pageNo + ": a key at or above its high key");
+                        }
+                        if ((hk == null) != (bp.rightLink() == 0)) {
+                            problems.add("page " + pageNo + ": high key and right link disagree");
+                        }
+                        if (nextFirst == 0 && !bp.isLeaf()) {
+                            nextFirst = bp.child(0);
+                        }
+                        prevHigh = hk;
+                        pageNo = bp.rightLink();
+                    } finally {
+                        tree.bm.unpin(p, false);
+                    }
+                }
+                first = nextFirst;
+            }
+            verifyFreeList(problems);
+        } catch (RuntimeException e) {
+            problems.add(e.toString());
+        }
+        return problems;
+    }
+
+    /** The free list: every page on it free, in range, no loop. */
+    private void verifyFreeList(List<String> problems) {
+        Page m = tree.bm.get(tree.file, META_PAGE, 0);
+        long head;
+        try {
+            head = m.getLong(OFF_FREE_HEAD);
+        } finally {
+            tree.bm.unpin(m, false);
+        }
+        long pages = tree.bm.pageCount(tree.file);
+        long seen = 0;
+        for (long pageNo = head; pageNo != 0; seen++) {
+            if (pageNo <= ROOT || pageNo >= pages || seen > pages) {
+                problems.add("free list: page " + pageNo + " after " + seen + " pages is out of range or the list loops");
+                return;
+            }
+            Page p = tree.bm.get(tree.file, pageNo, 0);
+            try {
+                if (p.type() != BtreePage.FREE) {
+                    problems.add("free list: page " + pageNo + " has type " + p.type());
+                    return;
+                }
+                pageNo = p.getLong(OFF_FREE_NEXT);
+            } finally {
+                tree.bm.unpin(p, false);
+            }
+        }
+    }
+}
