@@ -9,6 +9,10 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
+import static org.libtp.btree.BtreeOverflow.INLINE;
+import static org.libtp.btree.BtreeOverflow.OVERFLOW;
+import static org.libtp.btree.BtreeOverflow.overflowPage;
+
 /**
  * A B-link tree (Lehman and Yao; paper 3.1.2) on buffer-pool pages of one file: page 0 is the
  * meta page, page 1 the root (it never moves: a root split moves its entries to two new pages).
@@ -40,6 +44,8 @@ final class Btree {
     private final BtreeReclaim reclaimer = new BtreeReclaim(this);
     /** Cursor reads and scans (their own room). */
     private final BtreeNavigation nav = new BtreeNavigation(this);
+    /** Values inline or in overflow chains (their own room and page format). */
+    private final BtreeOverflow overflow = new BtreeOverflow(this);
     /** The highest {@link Epochs#oldestActive()} seen: it only grows, so no need to ask again below it. */
     private volatile long horizonSeen;
 
@@ -1121,43 +1127,6 @@ final class Btree {
         }
     }
 
-    /** Frees the overflow chain starting at {@code pageNo}. */
-    void freeChain(long pageNo, BtreeLog log) {
-        int guard = 0;
-        while (pageNo != 0) {
-            long next;
-            Page p = bm.get(file, pageNo, 0);
-            try {
-                p.latch();
-                try {
-                    if (p.type() != BtreePage.OVERFLOW) {
-                        throw new org.libtp.core.CorruptionException("page " + pageNo + " of " + bm.describe(file)
-                                + " is in an overflow chain being freed but has type " + p.type()
-                                + "; run verify, and restore from a backup");
-                    }
-                    next = p.getLong(OFF_OVF_NEXT);
-                } finally {
-                    p.unlatch();
-                }
-            } finally {
-                bm.unpin(p, false);
-            }
-            free(pageNo, log);
-            pageNo = next;
-            if (++guard > bm.pageCount(file)) {
-                throw new org.libtp.core.CorruptionException("an overflow chain of " + bm.describe(file) + " loops");
-            }
-        }
-    }
-
-    /** The first overflow page a stored value refers to, 0 if it is inline. */
-    static long overflowPage(byte[] stored) {
-        if (stored.length == 13 && stored[0] == OVERFLOW) {
-            return java.nio.ByteBuffer.wrap(stored, 1, 8).getLong();
-        }
-        return 0;
-    }
-
     /** Unlinks leaves that deletes emptied, once that is committed ({@link BtreeReclaim}). */
     void reclaim(long leafNo, byte[] key, Protection prot, BtreeLog log) {
         reclaimer.reclaim(leafNo, key, prot, log);
@@ -1170,97 +1139,21 @@ final class Btree {
 
     // ------------------------------------------------------------------ values: inline or overflow
 
-    /** First byte of a stored value: the value follows. */
-    static final byte INLINE = 0;
-    /** First byte of a stored value: u64 first overflow page, u32 length follow. */
-    static final byte OVERFLOW = 1;
-    /** Overflow page: u64 next page (0 = last) at 32, u32 bytes used at 40, the bytes from 48. */
-    static final int OFF_OVF_NEXT = 32;
-    static final int OFF_OVF_USED = 40;
-    static final int OFF_OVF_DATA = 48;
-
-    /**
-     * The bytes a leaf stores for {@code value}: a tag byte and the value when the entry fits a
-     * quarter page; else the value goes to a chain of overflow pages (written and, in TP mode,
-     * logged as redo-only images first) and the leaf stores a reference. The chain is freed when
-     * the entry goes and that commits, or when the transaction that wrote it aborts.
-     */
+    /** The bytes a leaf stores for {@code value}: inline or an overflow reference ({@link BtreeOverflow}). */
     byte[] store(byte[] key, byte[] value, BtreeLog log) {
-        if (BtreePage.leafCellSize(key.length, 1 + value.length) <= maxEntry) {
-            byte[] s = new byte[1 + value.length];
-            s[0] = INLINE;
-            System.arraycopy(value, 0, s, 1, value.length);
-            return s;
-        }
-        int per = bm.pageSize() - OFF_OVF_DATA;
-        int pages = (value.length + per - 1) / per;
-        long next = 0;
-        for (int k = pages - 1; k >= 0; k--) { // last page first, so each can link to the next
-            Page p = allocate(log);
-            try {
-                p.latch();
-                try {
-                    int from = k * per;
-                    int n = Math.min(per, value.length - from);
-                    p.setType(BtreePage.OVERFLOW);
-                    p.putLong(OFF_OVF_NEXT, next);
-                    p.putInt(OFF_OVF_USED, n);
-                    p.putBytes(OFF_OVF_DATA, value, from, n);
-                    log.image(p);
-                    next = p.pageNo();
-                } finally {
-                    p.unlatch();
-                }
-            } finally {
-                bm.unpin(p, true);
-            }
-        }
-        long first = next;
-        log.onEnd(false, file, (pr, l) -> freeChain(first, l)); // an abort leaves the chain unused
-        return java.nio.ByteBuffer.allocate(13).put(OVERFLOW).putLong(next).putInt(value.length).array();
+        return overflow.store(key, value, log);
     }
 
-    /** The value of stored bytes: inline, or read from its overflow chain. */
+    /** The value of stored bytes ({@link BtreeOverflow}). */
     byte[] load(byte[] stored) {
-        if (stored.length == 0) {
-            throw new org.libtp.core.CorruptionException("an empty stored value in " + bm.describe(file));
-        }
-        if (stored[0] == INLINE) {
-            return java.util.Arrays.copyOfRange(stored, 1, stored.length);
-        }
-        if (stored[0] != OVERFLOW || stored.length != 13) {
-            throw new org.libtp.core.CorruptionException("a stored value in " + bm.describe(file) + " has tag " + stored[0]);
-        }
-        long pageNo = overflowPage(stored);
-        int length = java.nio.ByteBuffer.wrap(stored, 9, 4).getInt();
-        byte[] out = new byte[length];
-        int at = 0;
-        while (at < length) {
-            if (pageNo == 0) {
-                throw new org.libtp.core.CorruptionException("the overflow chain of a value in " + bm.describe(file)
-                        + " ends after " + at + " of " + length + " bytes");
-            }
-            Page p = bm.get(file, pageNo, 0);
-            try {
-                p.latch();
-                try {
-                    int n = p.getInt(OFF_OVF_USED);
-                    if (p.type() != BtreePage.OVERFLOW || n < 0 || n > length - at || n > p.size() - OFF_OVF_DATA) {
-                        throw new org.libtp.core.CorruptionException("overflow page " + pageNo + " of " + bm.describe(file)
-                                + " is damaged (type " + p.type() + ", " + n + " bytes used)");
-                    }
-                    p.getBytes(OFF_OVF_DATA, out, at, n);
-                    at += n;
-                    pageNo = p.getLong(OFF_OVF_NEXT);
-                } finally {
-                    p.unlatch();
-                }
-            } finally {
-                bm.unpin(p, false);
-            }
-        }
-        return out;
+        return overflow.load(stored);
     }
+
+    /** Frees an overflow chain ({@link BtreeOverflow}). */
+    void freeChain(long pageNo, BtreeLog log) {
+        overflow.freeChain(pageNo, log);
+    }
+
 
     /** Unsigned lexicographic byte order (as memcmp); one instance, so pages can recognize it. */
     static final Comparator<byte[]> DEFAULT_ORDER = Arrays::compareUnsigned;

@@ -18,10 +18,12 @@
  * and changed under the page latch; page locks give transactions their isolation. A search that
  * reaches a free page starts again from the root.
  *
- * <p>Rooms: {@code Btree} (descent, get/put/delete, split and separator posting, cursor reads,
- * the free list, overflow values), {@code BtreeReclaim} (unlinking emptied leaves, compaction),
- * {@code BtreeCheck} (statistics and verify), {@code BtreePage} (the leaf and internal page
- * format), {@code BtreeRecords} (the logical log records' redo and undo), {@code Recno}.
+ * <p>Rooms: {@code Btree} (descent, get/put/delete, split and separator posting, the free list),
+ * {@code BtreeNavigation} (cursor reads and scans), {@code BtreeOverflow} (inline and overflow
+ * values, the overflow page format), {@code BtreeReclaim} (unlinking emptied leaves,
+ * compaction), {@code BtreeCheck} (statistics and verify), {@code BtreePage} (the leaf and
+ * internal page format), {@code BtreeRecords} (the logical log records' redo and undo),
+ * {@code Recno}.
  *
  * <p>Page reclamation ({@code BtreeReclaim}, {@code Btree.free}): after a delete that emptied a
  * leaf commits, the leaf (and its ancestors with no other entry) is unlinked in a transaction of
@@ -38,7 +40,7 @@
  * meta page (offset 32: u16 length, UTF-8), so recovery and rollback use the same order.
  *
  * <p>Values that do not fit a quarter page with their key go to a chain of overflow pages; the
- * leaf stores a tagged reference (see {@code Btree.store}).
+ * leaf stores a tagged reference (see {@code BtreeOverflow}).
  *
  * <p>Not yet: merging pages that are not empty (a tree whose keys are mostly deleted at random
  * keeps sparse leaves), shrinking files, deleting removed databases' files.

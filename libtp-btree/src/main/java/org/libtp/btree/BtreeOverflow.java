@@ -1,0 +1,155 @@
+package org.libtp.btree;
+
+import org.libtp.core.buffer.Page;
+
+/**
+ * Values of B-tree entries, inline or in overflow chains (their own room), and the overflow page
+ * format. A leaf stores a tagged value:
+ * <pre>
+ *  tag {@link #INLINE} (0): the value's bytes follow
+ *  tag {@link #OVERFLOW} (1): u64 first overflow page, u32 value length (13 bytes in all)
+ * </pre>
+ * An overflow page (page type {@link BtreePage#OVERFLOW}), after the 32-byte page header:
+ * <pre>
+ *  offset size field
+ *      32    8 next       the next page of the chain (0: the last)
+ *      40    4 used       bytes of the value on this page
+ *      48    -  data
+ * </pre>
+ */
+final class BtreeOverflow {
+    private final Btree tree;
+
+    BtreeOverflow(Btree tree) {
+        this.tree = tree;
+    }
+
+    /** First byte of a stored value: the value follows. */
+    static final byte INLINE = 0;
+    /** First byte of a stored value: u64 first overflow page, u32 length follow. */
+    static final byte OVERFLOW = 1;
+    /** Overflow page: u64 next page (0 = last) at 32, u32 bytes used at 40, the bytes from 48. */
+    static final int OFF_OVF_NEXT = 32;
+    static final int OFF_OVF_USED = 40;
+    static final int OFF_OVF_DATA = 48;
+
+    /**
+     * The bytes a leaf stores for {@code value}: a tag byte and the value when the entry fits a
+     * quarter page; else the value goes to a chain of overflow pages (written and, in TP mode,
+     * logged as redo-only images first) and the leaf stores a reference. The chain is freed when
+     * the entry goes and that commits, or when the transaction that wrote it aborts.
+     */
+    byte[] store(byte[] key, byte[] value, BtreeLog log) {
+        if (BtreePage.leafCellSize(key.length, 1 + value.length) <= tree.maxEntry) {
+            byte[] s = new byte[1 + value.length];
+            s[0] = INLINE;
+            System.arraycopy(value, 0, s, 1, value.length);
+            return s;
+        }
+        int per = tree.bm.pageSize() - OFF_OVF_DATA;
+        int pages = (value.length + per - 1) / per;
+        long next = 0;
+        for (int k = pages - 1; k >= 0; k--) { // last page first, so each can link to the next
+            Page p = tree.allocate(log);
+            try {
+                p.latch();
+                try {
+                    int from = k * per;
+                    int n = Math.min(per, value.length - from);
+                    p.setType(BtreePage.OVERFLOW);
+                    p.putLong(OFF_OVF_NEXT, next);
+                    p.putInt(OFF_OVF_USED, n);
+                    p.putBytes(OFF_OVF_DATA, value, from, n);
+                    log.image(p);
+                    next = p.pageNo();
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                tree.bm.unpin(p, true);
+            }
+        }
+        long first = next;
+        log.onEnd(false, tree.file, (pr, l) -> freeChain(first, l)); // an abort leaves the chain unused
+        return java.nio.ByteBuffer.allocate(13).put(OVERFLOW).putLong(next).putInt(value.length).array();
+    }
+
+    /** The value of stored bytes: inline, or read from its overflow chain. */
+    byte[] load(byte[] stored) {
+        if (stored.length == 0) {
+            throw new org.libtp.core.CorruptionException("an empty stored value in " + tree.bm.describe(tree.file));
+        }
+        if (stored[0] == INLINE) {
+            return java.util.Arrays.copyOfRange(stored, 1, stored.length);
+        }
+        if (stored[0] != OVERFLOW || stored.length != 13) {
+            throw new org.libtp.core.CorruptionException("a stored value in " + tree.bm.describe(tree.file) + " has tag " + stored[0]);
+        }
+        long pageNo = overflowPage(stored);
+        int length = java.nio.ByteBuffer.wrap(stored, 9, 4).getInt();
+        byte[] out = new byte[length];
+        int at = 0;
+        while (at < length) {
+            if (pageNo == 0) {
+                throw new org.libtp.core.CorruptionException("the overflow chain of a value in " + tree.bm.describe(tree.file)
+                        + " ends after " + at + " of " + length + " bytes");
+            }
+            Page p = tree.bm.get(tree.file, pageNo, 0);
+            try {
+                p.latch();
+                try {
+                    int n = p.getInt(OFF_OVF_USED);
+                    if (p.type() != BtreePage.OVERFLOW || n < 0 || n > length - at || n > p.size() - OFF_OVF_DATA) {
+                        throw new org.libtp.core.CorruptionException("overflow page " + pageNo + " of " + tree.bm.describe(tree.file)
+                                + " is damaged (type " + p.type() + ", " + n + " bytes used)");
+                    }
+                    p.getBytes(OFF_OVF_DATA, out, at, n);
+                    at += n;
+                    pageNo = p.getLong(OFF_OVF_NEXT);
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                tree.bm.unpin(p, false);
+            }
+        }
+        return out;
+    }
+
+    /** Frees the overflow chain starting at {@code pageNo}. */
+    void freeChain(long pageNo, BtreeLog log) {
+        int guard = 0;
+        while (pageNo != 0) {
+            long next;
+            Page p = tree.bm.get(tree.file, pageNo, 0);
+            try {
+                p.latch();
+                try {
+                    if (p.type() != BtreePage.OVERFLOW) {
+                        throw new org.libtp.core.CorruptionException("page " + pageNo + " of " + tree.bm.describe(tree.file)
+                                + " is in an overflow chain being freed but has type " + p.type()
+                                + "; run verify, and restore from a backup");
+                    }
+                    next = p.getLong(OFF_OVF_NEXT);
+                } finally {
+                    p.unlatch();
+                }
+            } finally {
+                tree.bm.unpin(p, false);
+            }
+            tree.free(pageNo, log);
+            pageNo = next;
+            if (++guard > tree.bm.pageCount(tree.file)) {
+                throw new org.libtp.core.CorruptionException("an overflow chain of " + tree.bm.describe(tree.file) + " loops");
+            }
+        }
+    }
+
+    /** The first overflow page a stored value refers to, 0 if it is inline. */
+    static long overflowPage(byte[] stored) {
+        if (stored.length == 13 && stored[0] == OVERFLOW) {
+            return java.nio.ByteBuffer.wrap(stored, 1, 8).getLong();
+        }
+        return 0;
+    }
+}
