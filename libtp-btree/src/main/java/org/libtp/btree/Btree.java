@@ -9,6 +9,10 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
+import static org.libtp.btree.BtreeMeta.OFF_FREE_HEAD;
+import static org.libtp.btree.BtreeMeta.OFF_FREE_NEXT;
+import static org.libtp.btree.BtreeMeta.OFF_FREE_WATERMARK;
+import static org.libtp.btree.BtreeMeta.OFF_ORDER;
 import static org.libtp.btree.BtreeOverflow.INLINE;
 import static org.libtp.btree.BtreeOverflow.OVERFLOW;
 import static org.libtp.btree.BtreeOverflow.overflowPage;
@@ -49,21 +53,7 @@ final class Btree {
     /** The highest {@link Epochs#oldestActive()} seen: it only grows, so no need to ask again below it. */
     private volatile long horizonSeen;
 
-    /**
-     * Meta page layout (after the buffer manager's 32-byte page header):
-     * <pre>
-     *  offset size field
-     *      32    2 order name length (0: unsigned bytes), then up to 64 bytes of UTF-8 name
-     *     128    8 freeHead   first page of the free list (0: empty): freed pages are pushed here
-     * </pre>
-     * A free page ({@link BtreePage#FREE}) holds its successor at {@link #OFF_FREE_NEXT} and at
-     * {@link #OFF_FREE_WATERMARK} the transaction id that was next when it was freed: it is
-     * reused only once every transaction below that id has ended (0: at once).
-     */
-    static final int OFF_ORDER = 32;
-    static final int OFF_FREE_HEAD = 128;
-    static final int OFF_FREE_NEXT = 32;
-    static final int OFF_FREE_WATERMARK = 40;
+    // The meta and free page formats: BtreeMeta.
 
     /** Transaction ids for the drain rule of freed pages. */
     interface Epochs {
@@ -965,27 +955,9 @@ final class Btree {
         }
     }
 
-    /** The key order name recorded in file {@code file}'s meta page (null: unsigned bytes). */
+    /** The key order's name recorded in the meta page ({@link BtreeMeta}). */
     static String orderName(BufferManager bm, int file) {
-        Page m = bm.get(file, META_PAGE, 0);
-        try {
-            m.latch();
-            try {
-                if (m.type() != BtreePage.META) {
-                    throw new org.libtp.core.CorruptionException("page 0 of " + bm.describe(file) + " is not a B-tree meta page");
-                }
-                int n = m.getShort(OFF_ORDER);
-                if (n > 64) {
-                    throw new org.libtp.core.CorruptionException("B-tree meta page of " + bm.describe(file)
-                            + " names a key order of " + n + " bytes");
-                }
-                return n == 0 ? null : new String(m.getBytes(OFF_ORDER + 2, n), java.nio.charset.StandardCharsets.UTF_8);
-            } finally {
-                m.unlatch();
-            }
-        } finally {
-            bm.unpin(m, false);
-        }
+        return BtreeMeta.orderName(bm, file);
     }
 
     /** The comparator for order {@code name} (null: unsigned bytes); unregistered names fail clearly. */

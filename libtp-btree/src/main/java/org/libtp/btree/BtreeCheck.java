@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.libtp.btree.Btree.*;
+import static org.libtp.btree.BtreeMeta.*;
 
 /**
  * The B-tree's statistics and structure check (its own room): levels, entries, leaf fill, the

@@ -42,12 +42,13 @@ import java.util.Comparator;
  * {@link CorruptionException}, never an out-of-bounds access or wrong data.
  */
 final class BtreePage {
-    static final int META = 1;
-    static final int INTERNAL = 2;
-    static final int LEAF = 3;
-    static final int OVERFLOW = 4;
+    // Page types: the registry is PageTypes.
+    static final int META = PageTypes.BTREE_META;
+    static final int INTERNAL = PageTypes.BTREE_INTERNAL;
+    static final int LEAF = PageTypes.BTREE_LEAF;
+    static final int OVERFLOW = PageTypes.OVERFLOW;
     /** On the tree's free list (see {@link Btree#free}); a search that reaches one starts again from the root. */
-    static final int FREE = 7; // (5 and 6 are the recno meta and data pages)
+    static final int FREE = PageTypes.FREE;
 
     static final int OFF_LEVEL = 24;
     static final int OFF_FLAGS = 26;

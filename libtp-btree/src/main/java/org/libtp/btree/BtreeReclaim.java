@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.libtp.btree.Btree.*;
+import static org.libtp.btree.BtreeMeta.*;
 
 /**
  * The B-tree's page reclamation (its own room): leaves that deletes emptied are unlinked once

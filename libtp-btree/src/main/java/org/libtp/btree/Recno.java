@@ -26,8 +26,8 @@ import org.libtp.core.txn.Transaction;
  * </pre>
  */
 public final class Recno {
-    static final int META_TYPE = 5;
-    static final int DATA_TYPE = 6;
+    static final int META_TYPE = PageTypes.RECNO_META;
+    static final int DATA_TYPE = PageTypes.RECNO_DATA;
     static final long META = 0;
     static final int OFF_MAGIC = 32;
     static final int OFF_VERSION = 40;
