@@ -19,7 +19,7 @@ final class EndActions {
 
     private final ConcurrentHashMap<Long, List<Action>[]> pending = new ConcurrentHashMap<>();
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // an array of two lists: commit actions, abort actions
     void add(long txnId, boolean onCommit, int file, BtreeLog.EndAction action) {
         List<Action>[] lists = pending.computeIfAbsent(txnId, id -> new List[] {new ArrayList<>(), new ArrayList<>()});
         synchronized (lists) {

@@ -33,24 +33,30 @@ final class RecoverCommand implements Callable<Integer> {
     public Integer call() {
         Tools.requireEnvironment(dir);
         long t0 = System.nanoTime();
-        // Recovery runs inside the open and reports no fraction: the display counts the time.
-        try (Ticker ticker = Ticker.start(ProgressBar.of(spec.commandLine().getErr(), "recover", "s", quiet))) {
+        // Recovery runs inside the open and reports no fraction: the display counts the time; it
+        // ends (and its line with it) before the result is printed.
+        String result;
+        Ticker ticker = Ticker.start(ProgressBar.of(spec.commandLine().getErr(), "recover", "s", quiet));
+        try {
             if (catastrophic) {
                 try {
                     Environment.recoverCatastrophically(dir, EnvironmentConfig.defaults());
                 } catch (IllegalStateException e) {
                     throw new Tools.ToolException(e.getMessage());
                 }
-                spec.commandLine().getOut().println("recovered " + dir + " catastrophically (the whole log) in "
-                        + (System.nanoTime() - t0) / 1_000_000 + " ms");
-                return 0;
+                result = "recovered " + dir + " catastrophically (the whole log) in "
+                        + (System.nanoTime() - t0) / 1_000_000 + " ms";
+            } else {
+                try (Environment env = Tools.open(dir, false)) {
+                    result = env.wasRecovered()
+                            ? "recovered " + dir + " in " + (System.nanoTime() - t0) / 1_000_000 + " ms; " + env.stats().log()
+                            : "no recovery needed: " + dir + " was closed cleanly or is open in other processes";
+                }
             }
-            try (Environment env = Tools.open(dir, false)) {
-                spec.commandLine().getOut().println(env.wasRecovered()
-                        ? "recovered " + dir + " in " + (System.nanoTime() - t0) / 1_000_000 + " ms; " + env.stats().log()
-                        : "no recovery needed: " + dir + " was closed cleanly or is open in other processes");
-            }
+        } finally {
+            ticker.close();
         }
+        spec.commandLine().getOut().println(result);
         return 0;
     }
 

@@ -68,6 +68,8 @@ final class Tools {
 
     /** A failure the tool detected itself (a bad path, a missing database). */
     static final class ToolException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         ToolException(String message) {
             super(message);
         }

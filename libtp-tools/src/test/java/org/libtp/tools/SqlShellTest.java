@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -105,27 +106,58 @@ class SqlShellTest {
         assertTrue(q.out().contains("7" + System.lineSeparator() + "(1 row)") && q.err().contains("no such file"), q.out() + q.err());
     }
 
-    /** A terminal session: prompts, a statement over two lines, Ctrl-D at the end; history written. */
+    /** The prompts a screen shows so far. */
+    private static int prompts(ByteArrayOutputStream screen) {
+        String s = screen.toString(StandardCharsets.UTF_8);
+        int n = 0;
+        for (int at = 0; (at = s.indexOf("> ", at)) >= 0; at += 2) {
+            if (s.startsWith("libtp> ", Math.max(0, at - 5)) || s.startsWith("...> ", Math.max(0, at - 3))) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * A terminal session typed as a person types it, each line once the shell has prompted for it:
+     * prompts, a statement over two lines, '!=' (SQL, not a history expansion), .schema, .quit;
+     * history written.
+     */
     @Test
     void anInteractiveSessionOnATerminal() throws Exception {
         Path e = env();
-        String typed = "CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(5));\rINSERT INTO t VALUES (1, 'x'), (2, 'y');\r"
-                + "SELECT * FROM t\r  WHERE a != 2;\r.schema t\r.quit\r";
-        ByteArrayOutputStream screen = new ByteArrayOutputStream();
+        List<String> typed = List.of("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(5));",
+                "INSERT INTO t VALUES (1, 'x'), (2, 'y');", "SELECT * FROM t", "  WHERE a != 2;", ".schema t", ".quit");
+        ByteArrayOutputStream screen = new ByteArrayOutputStream(); // synchronized: the typist reads it
         Path history = dir.resolve("history");
-        // Typed input that never ends (as a terminal's): the session ends with .quit.
         java.io.PipedOutputStream keys = new java.io.PipedOutputStream();
         java.io.PipedInputStream in = new java.io.PipedInputStream(keys, 1 << 16);
-        keys.write(typed.getBytes(StandardCharsets.UTF_8));
-        keys.flush();
+        Thread typist = new Thread(() -> {
+            try {
+                for (int i = 0; i < typed.size(); i++) {
+                    long deadline = System.nanoTime() + 30_000_000_000L;
+                    while (prompts(screen) <= i && System.nanoTime() < deadline) {
+                        Thread.sleep(5);
+                    }
+                    keys.write((typed.get(i) + "\r").getBytes(StandardCharsets.UTF_8));
+                    keys.flush();
+                }
+                Thread.sleep(60_000); // a terminal's input stays open: .quit ends the session
+            } catch (IOException | InterruptedException end) {
+                // the session is over
+            }
+        }, "typist");
+        typist.setDaemon(true);
         try (Connection c = DriverManager.getConnection("jdbc:libtp:" + e);
              Terminal t = TerminalBuilder.builder().system(false).type("dumb").encoding(StandardCharsets.UTF_8)
                      .streams(in, screen).build()) {
+            typist.start();
             SqlShell shell = new SqlShell(c, t.writer(), new PrintWriter(new StringWriter(), true));
             SqlCommand.interactive(shell, t, history);
             t.writer().flush();
             assertEquals(0, shell.errors());
         } finally {
+            typist.interrupt();
             keys.close();
         }
         String s = screen.toString(StandardCharsets.UTF_8);

@@ -399,6 +399,8 @@ final class Dml {
 
     /** Carries a statement's SQLException out of a record change (which takes no checked exception). */
     private static final class Failed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         Failed(SQLException e) {
             super(e.getMessage(), e, false, false);
         }
@@ -406,6 +408,8 @@ final class Dml {
 
     /** The row matched its key but not the rest of WHERE: nothing is written. */
     private static final class NotMatched extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         NotMatched() {
             super(null, null, false, false);
         }
