@@ -238,4 +238,65 @@ class HotBackupMultiProcessTest {
             ChildJvm.closeAll(children);
         }
     }
+
+    /** Child: takes a backup at 1 MB/s (so that it is still copying when killed); prints COPYING once it copies. */
+    public static final class SlowBackup {
+        public static void main(String[] args) throws Exception {
+            try (Environment env = Environment.join(Path.of(args[0]), EnvironmentConfig.defaults())) {
+                boolean[] said = {false};
+                env.backup(Path.of(args[1]), BackupConfig.builder().maxBytesPerSecond(1_000_000).progress((d, t) -> {
+                    if (!said[0]) {
+                        said[0] = true;
+                        System.out.println("COPYING");
+                    }
+                }).build());
+                System.out.println("DONE");
+            }
+        }
+    }
+
+    /**
+     * kill -9 of a process in the middle of a hot backup: its copy is refused (never taken for a
+     * backup), its pin on the log files is ignored (they are removed again, and the next backup
+     * runs), and that next backup restores whole.
+     */
+    @Test
+    void aBackupKilledMidwayIsRefusedAndLeavesNoPin() throws Exception {
+        Path dir = tmp.resolve("env");
+        java.nio.file.Files.createDirectories(dir);
+        create(dir, false);
+        Path killed = tmp.resolve("killed");
+        try (Environment env = Environment.open(dir, config(false));
+             Database acct = env.openDatabase(null, "acct", DatabaseConfig.defaults())) {
+            try (ChildJvm child = ChildJvm.start(SlowBackup.class, dir.toString(), killed.toString())) {
+                assertNotNull(child.awaitLine("COPYING", Duration.ofSeconds(60)), child.outputText());
+                int firstBefore = firstLogFile(dir);
+                child.kill();
+                assertTrue(!child.outputText().contains("DONE"), "killed while copying: " + child.outputText());
+                // The dead owner's pin is ignored: checkpoints remove log files again.
+                byte[] v = new byte[1000];
+                for (int i = 0; i < 3000; i++) {
+                    acct.put(null, key(i % ACCOUNTS + ACCOUNTS), v);
+                }
+                env.checkpoint();
+                env.checkpoint();
+                assertTrue(firstLogFile(dir) > firstBefore, "log files removed after the backup's process died: "
+                        + firstBefore + " then " + firstLogFile(dir));
+                env.backup(tmp.resolve("next")); // no "a hot backup is running"
+            }
+        }
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Environment.restore(killed, tmp.resolve("r1")));
+        assertTrue(e.getMessage().contains("did not finish"), e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(org.libtp.core.CorruptionException.class,
+                () -> Environment.open(killed, config(true)).close());
+        check(tmp.resolve("next"), tmp.resolve("r2"), Set.of());
+    }
+
+    private static int firstLogFile(Path dir) throws java.io.IOException {
+        try (var s = java.nio.file.Files.list(dir)) {
+            return s.mapToInt(p -> org.libtp.core.log.LogFileHeader.fileNumber(p.getFileName().toString()))
+                    .filter(n -> n > 0).min().orElse(0);
+        }
+    }
 }

@@ -1122,6 +1122,8 @@ public final class SharedBufferPool implements BufferManager {
      * (file id, page): the sealed copy that was imaged. Empty but while writes fail.
      */
     private final Map<Long, byte[]> imagedNotWritten = new java.util.concurrent.ConcurrentHashMap<>();
+    /** A length each data file is known to have reached (this process saw it or wrote it), by file id. */
+    private final Map<Integer, Long> knownLength = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Writes frame {@code f} (latch held, valid, dirty) to its file: the log first. */
     private void write(int f) {
@@ -1154,10 +1156,16 @@ public final class SharedBufferPool implements BufferManager {
             // has used log space (evictions may use the log's reserve, which a full disk would
             // otherwise drain one image per failed write).
             try {
-                StorageFile sf = file(fileId);
                 long at = (pageNo + 1) * pageSize;
-                if (sf.size() < at + pageSize) {
-                    sf.write(ByteBuffer.allocate(pageSize), at);
+                Long reached = knownLength.get(fileId); // files never shrink: no size call below it
+                if (reached == null || reached < at + pageSize) {
+                    StorageFile sf = file(fileId);
+                    long size = sf.size();
+                    if (size < at + pageSize) {
+                        sf.write(ByteBuffer.allocate(pageSize), at);
+                        size = at + pageSize;
+                    }
+                    knownLength.merge(fileId, size, Math::max);
                 }
             } catch (IOException e) {
                 mem.putIntVolatile(m + FR_DIRTY, 1);
