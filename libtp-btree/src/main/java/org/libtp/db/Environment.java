@@ -256,9 +256,11 @@ public final class Environment implements AutoCloseable {
     public EnvironmentStats stats() {
         checkOpen();
         int[] files = tp.log().fileNumbers();
+        org.libtp.core.log.LogManager.ForceTotals forced = tp.log().forceTotals();
         EnvironmentStats.Log log = new EnvironmentStats.Log(tp.log().endLsn(), tp.log().flushedLsn(),
                 tp.log().forceCount(), files.length, files.length == 0 ? 0 : files[0],
-                files.length == 0 ? 0 : files[files.length - 1], tp.txn().lastCheckpoint());
+                files.length == 0 ? 0 : files[files.length - 1], tp.txn().lastCheckpoint(), forced.forces(),
+                forced.meanMicrosSince(new org.libtp.core.log.LogManager.ForceTotals(0, 0)));
         org.libtp.core.lock.LockStats l = tp.locks().stats();
         org.libtp.core.lock.LockConfig lc = tp.locks().config();
         EnvironmentStats.Locks locks = new EnvironmentStats.Locks(l.requests(), l.waits(), l.deadlocks(), l.timeouts(), l.escalations(),
@@ -412,7 +414,9 @@ public final class Environment implements AutoCloseable {
      * Takes a hot backup into directory {@code dest} (absent or empty) while this and other
      * processes go on committing (Berkeley DB's {@code db_hotbackup}): the data files, then the log
      * from the last checkpoint on. Restore it with {@link #restore}; the copy holds every
-     * transaction committed before this call began. See {@link org.libtp.core.txn.HotBackup}.
+     * transaction committed before this call began. The copy yields the disk to processes
+     * committing durably: it slows down whenever it makes their log forces slower (see
+     * {@link org.libtp.core.txn.BackupConfig#yieldToCommits()}). See {@link org.libtp.core.txn.HotBackup}.
      *
      * @throws IllegalArgumentException if {@code dest} is not empty, or is inside the environment
      * @throws IllegalStateException    if the environment is not in {@link OpenMode#TP} (the other
@@ -429,7 +433,9 @@ public final class Environment implements AutoCloseable {
      * ({@link org.libtp.core.txn.BackupConfig#incremental()}: adds the log written since the last
      * backup into {@code dest} to it; the log file that backup ended in must still exist here, so
      * keep log files between incremental backups, {@link EnvironmentConfig#keepLogFiles()}); at
-     * most {@code maxBytesPerSecond}; telling {@code progress} of the bytes copied.
+     * most {@code maxBytesPerSecond}; slowing down while it makes the durable commits' log forces
+     * slower ({@code yieldToCommits}, the default; off, the copy runs as fast as the disk allows);
+     * telling {@code progress} of the bytes copied.
      */
     public org.libtp.core.txn.HotBackup.Result backup(Path dest, org.libtp.core.txn.BackupConfig config) {
         checkOpen();

@@ -28,14 +28,18 @@ public record EnvironmentStats(Log log, Locks locks, Cache cache, Transactions t
      * @param firstFile         the oldest log file's number (0 if none)
      * @param lastFile          the newest log file's number (0 if none)
      * @param lastCheckpointLsn the last checkpoint record (0 if none yet)
+     * @param forcesAll         forces of the log by every process since the shared regions were created
+     * @param meanForceMicros   their mean duration in microseconds (-1 if none): how long a durable
+     *                          commit waits for the disk
      */
     public record Log(long endLsn, long flushedLsn, long forces, int files, int firstFile, int lastFile,
-                      long lastCheckpointLsn) {
+                      long lastCheckpointLsn, long forcesAll, double meanForceMicros) {
         @Override
         public String toString() {
             return "log: end " + Lsn.toString(endLsn) + ", flushed " + Lsn.toString(flushedLsn) + ", " + forces
                     + " forces by this process, " + files + " files" + (files > 0 ? " (" + firstFile + ".." + lastFile + ")" : "")
-                    + ", last checkpoint " + Lsn.toString(lastCheckpointLsn);
+                    + ", last checkpoint " + Lsn.toString(lastCheckpointLsn) + ", " + forcesAll + " forces by every process"
+                    + (meanForceMicros >= 0 ? String.format(java.util.Locale.ROOT, " (mean %.0f µs)", meanForceMicros) : "");
         }
     }
 

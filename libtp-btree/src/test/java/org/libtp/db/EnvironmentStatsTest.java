@@ -57,6 +57,8 @@ class EnvironmentStatsTest {
             assertTrue(s.log().endLsn() > before.log().endLsn(), s.toString());
             assertTrue(s.log().flushedLsn() >= before.log().flushedLsn(), s.toString());
             assertTrue(s.log().forces() > before.log().forces(), "SYNC commits force: " + s);
+            assertTrue(s.log().forcesAll() >= s.log().forces() && s.log().forcesAll() > before.log().forcesAll(), s.toString());
+            assertTrue(s.log().meanForceMicros() > 0, "forces take time: " + s);
             assertTrue(s.log().files() >= 1 && s.log().firstFile() >= 1 && s.log().lastFile() >= s.log().firstFile(), s.toString());
             assertTrue(s.log().lastCheckpointLsn() > before.log().lastCheckpointLsn(), s.toString());
             assertTrue(s.locks().requests() > before.locks().requests(), s.toString());

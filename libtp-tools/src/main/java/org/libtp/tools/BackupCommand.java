@@ -27,8 +27,11 @@ final class BackupCommand implements Callable<Integer> {
     Path dest;
     @Option(names = "--incremental", description = "add the log written since the last backup into DEST")
     boolean incremental;
-    @Option(names = "--rate", paramLabel = "MB", description = "copy at most MB megabytes per second (default: as fast as it can)")
+    @Option(names = "--rate", paramLabel = "MB", description = "copy at most MB megabytes per second (default: no fixed limit)")
     double rateMb;
+    @Option(names = "--full-speed", description = "do not slow down while the copy makes durable commits' log forces "
+            + "slower (by default the backup yields the disk to committing processes)")
+    boolean fullSpeed;
     @Option(names = {"-q", "--quiet"}, description = "no progress bar")
     boolean quiet;
     @picocli.CommandLine.Spec
@@ -43,7 +46,7 @@ final class BackupCommand implements Callable<Integer> {
         try (Environment env = Tools.open(dir, false);
              ProgressBar bar = ProgressBar.of(spec.commandLine().getErr(), "backup", "B", quiet)) {
             r = env.backup(dest, org.libtp.core.txn.BackupConfig.builder().incremental(incremental)
-                    .maxBytesPerSecond((long) (rateMb * 1e6)).progress(bar).build());
+                    .maxBytesPerSecond((long) (rateMb * 1e6)).yieldToCommits(!fullSpeed).progress(bar).build());
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new Tools.ToolException(e.getMessage());
         }

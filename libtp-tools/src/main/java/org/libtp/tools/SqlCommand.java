@@ -40,15 +40,24 @@ final class SqlCommand implements Callable<Integer> {
     List<String> commands;
     @Option(names = "--bail", description = "stop at the first error")
     boolean bail;
-    @Option(names = "--create", description = "make DIR a new environment if it is an empty directory")
+    @Option(names = "--create", description = "make DIR a new environment if it is missing or an empty directory")
     boolean create;
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
+        if (create && !Files.exists(dir)) {
+            Files.createDirectories(dir); // as sqlite3 makes its file
+        }
         if (!(create && Files.isDirectory(dir) && isEmpty(dir))) {
-            Tools.requireEnvironment(dir);
+            try {
+                Tools.requireEnvironment(dir);
+            } catch (Tools.ToolException e) {
+                boolean fresh = !Files.exists(dir) || (Files.isDirectory(dir) && isEmpty(dir));
+                throw fresh && !create ? new Tools.ToolException(e.getMessage()
+                        + " (to make a new environment there: libtp sql --create " + dir + ")") : e;
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

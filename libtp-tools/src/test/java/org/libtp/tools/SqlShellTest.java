@@ -106,6 +106,19 @@ class SqlShellTest {
         assertTrue(q.out().contains("7" + System.lineSeparator() + "(1 row)") && q.err().contains("no such file"), q.out() + q.err());
     }
 
+    @Test
+    void createMakesAMissingDirectoryAndTheRefusalSaysHow() throws Exception {
+        Path fresh = dir.resolve("no/such/env");
+        ToolsTest.Run refused = ToolsTest.libtp("sql", fresh.toString(), "-c", "SELECT 1");
+        assertEquals(3, refused.status(), refused.err());
+        assertTrue(refused.err().contains("libtp sql --create " + fresh), refused.err());
+        ToolsTest.Run made = ToolsTest.libtp("sql", "--create", fresh.toString(), "-c",
+                "CREATE TABLE t (a INT PRIMARY KEY)", "-c", "INSERT INTO t VALUES (3)");
+        assertEquals(0, made.status(), made.err());
+        ToolsTest.Run q = ToolsTest.libtp("sql", fresh.toString(), "-c", "SELECT a FROM t");
+        assertTrue(q.out().contains("3" + System.lineSeparator() + "(1 row)"), q.out() + q.err());
+    }
+
     /** The prompts a screen shows so far. */
     private static int prompts(ByteArrayOutputStream screen) {
         String s = screen.toString(StandardCharsets.UTF_8);

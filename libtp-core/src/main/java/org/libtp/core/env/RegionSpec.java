@@ -15,9 +15,11 @@ import java.util.List;
  * @param name          1..48 bytes of {@code [A-Za-z0-9_.-]}; the file is {@code __libtp.rgn.<name>}
  * @param size          total size in bytes including the 256-byte header
  * @param layoutVersion the caller's version of its payload layout; part of the fingerprint
+ * @param layoutFingerprint a fingerprint over every offset of the payload layout
+ *                      ({@link Fingerprint#ofConstants}), or 0; part of the fingerprint
  * @param latchArrays   where the region keeps latches (at most 3 arrays, inside the payload)
  */
-public record RegionSpec(String name, long size, long layoutVersion, List<LatchArray> latchArrays) {
+public record RegionSpec(String name, long size, long layoutVersion, long layoutFingerprint, List<LatchArray> latchArrays) {
 
     public RegionSpec {
         if (name == null || name.isEmpty() || name.getBytes(StandardCharsets.UTF_8).length > EnvLayout.DIR_NAME_CAPACITY
@@ -43,13 +45,24 @@ public record RegionSpec(String name, long size, long layoutVersion, List<LatchA
     }
 
     public RegionSpec(String name, long size, long layoutVersion, LatchArray... latchArrays) {
-        this(name, size, layoutVersion, List.of(latchArrays));
+        this(name, size, layoutVersion, 0, List.of(latchArrays));
+    }
+
+    public RegionSpec(String name, long size, long layoutVersion, long layoutFingerprint, LatchArray... latchArrays) {
+        this(name, size, layoutVersion, layoutFingerprint, List.of(latchArrays));
+    }
+
+    public RegionSpec(String name, long size, long layoutVersion, List<LatchArray> latchArrays) {
+        this(name, size, layoutVersion, 0, latchArrays);
     }
 
     /** The fingerprint stored in the region header and directory. */
     public long fingerprint() {
         Fingerprint f = new Fingerprint().add("user-region", RegionHeader.SIZE).add(name, size)
                 .add("layoutVersion", layoutVersion);
+        if (layoutFingerprint != 0) {
+            f.add("layout", layoutFingerprint);
+        }
         for (LatchArray a : latchArrays) {
             f.add("latches", a.offset()).add("stride", a.stride()).add("count", a.count());
         }

@@ -80,6 +80,21 @@ public interface LogManager extends AutoCloseable {
     /** Forces made by this process so far (for statistics and tests). */
     long forceCount();
 
+    /**
+     * Forces of the log made by every process since the shared regions were created, and their
+     * summed duration: the mean force time tells how busy the disk is for committers.
+     */
+    ForceTotals forceTotals();
+
+    /** Log forces by every process and their summed duration in nanoseconds. */
+    record ForceTotals(long forces, long nanos) {
+        /** Mean microseconds per force between {@code earlier} and this, or -1 if none was made. */
+        public double meanMicrosSince(ForceTotals earlier) {
+            long n = forces - earlier.forces;
+            return n <= 0 ? -1 : (nanos - earlier.nanos) / 1e3 / n;
+        }
+    }
+
     @Override
     void close();
 }

@@ -71,6 +71,9 @@ import java.util.function.Predicate;
  *                                appenders do not queue behind a system call
  *     576    64  alloc latch     held while zeros are written ahead of the records (raising
  *                                allocated); taken after the log latch, never with the write latch
+ *     640     8  forcesAll       forces of the log by every process since the region was created
+ *     648     8  forceNanos      their summed duration (nanoseconds): a hot backup reads the mean
+ *                                force time to yield the disk to committers
  *    4096     B  buffer          bytes [bufferStartLsn, nextLsn) of the current log file
  * </pre>
  *
@@ -106,9 +109,12 @@ public final class SharedLog implements LogManager {
     static final long OFF_ALLOCATED = 496;
     static final long OFF_WRITE_LATCH = 512;
     static final long OFF_ALLOC_LATCH = 576;
+    static final long OFF_FORCES_ALL = 640;
+    static final long OFF_FORCE_NANOS = 648;
     static final long OFF_BUFFER = 4096;
-    // 2: the flush latch became the leader word; 3: writtenLsn, write latch; 4: anchor; 5: allocated, alloc latch
-    static final int LAYOUT_VERSION = 5;
+    // 2: the flush latch became the leader word; 3: writtenLsn, write latch; 4: anchor; 5: allocated, alloc latch;
+    // 6: forcesAll, forceNanos
+    static final int LAYOUT_VERSION = 6;
 
     /** Bytes of a new log file zero-filled at creation (the rest is a hole until the records near it). */
     static final long FIRST_WINDOW = 512 * 1024;
@@ -862,10 +868,9 @@ public final class SharedLog implements LogManager {
         long start = mem.getLong(OFF_BUFFER_START);
         writeBuffer(start, end);
         int n = Lsn.file(end);
+        long t0 = System.nanoTime();
         file(n).force(); // earlier files are always fully forced (see findEnd)
-        synchronized (this) {
-            forces++;
-        }
+        counted(t0);
         // No room for the next file: OutOfSpaceException, and nothing changed: the records stay
         // in file n, whose reserve is still there for records that may use it.
         createFile(n + 1);
@@ -1073,10 +1078,9 @@ public final class SharedLog implements LogManager {
         long from = mem.getLongVolatile(OFF_FLUSHED_LSN);
         try {
             // Files before target's were forced when the log switched away from them.
+            long t0 = System.nanoTime();
             file(Lsn.file(target)).force();
-            synchronized (this) {
-                forces++;
-            }
+            counted(t0);
         } catch (IOException e) {
             // Never retried: after a failed fsync the kernel may have dropped the pages.
             throw env.fail("force of log file " + LogFileHeader.fileName(Lsn.file(target)) + " failed (" + e
@@ -1333,6 +1337,21 @@ public final class SharedLog implements LogManager {
     @Override
     public synchronized long forceCount() {
         return forces;
+    }
+
+    /** Counts a force begun at {@code t0}, in this process and in the region. */
+    private void counted(long t0) {
+        long took = System.nanoTime() - t0;
+        synchronized (this) {
+            forces++;
+        }
+        mem.getAndAddLong(OFF_FORCES_ALL, 1);
+        mem.getAndAddLong(OFF_FORCE_NANOS, took);
+    }
+
+    @Override
+    public ForceTotals forceTotals() {
+        return new ForceTotals(mem.getLongVolatile(OFF_FORCES_ALL), mem.getLongVolatile(OFF_FORCE_NANOS));
     }
 
     private void checkOpen() {

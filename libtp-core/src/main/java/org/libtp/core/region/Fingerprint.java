@@ -28,4 +28,29 @@ public final class Fingerprint {
     public long value() {
         return hash;
     }
+
+    /**
+     * The fingerprint of a layout class: every {@code static final int} or {@code long} field it
+     * declares (its offsets, sizes and layout version), by name and value, in name order. A field
+     * added, moved or resized changes it, without a list to keep up to date.
+     */
+    public static long ofConstants(Class<?> layout) {
+        java.util.TreeMap<String, Long> fields = new java.util.TreeMap<>();
+        for (java.lang.reflect.Field f : layout.getDeclaredFields()) {
+            int m = f.getModifiers();
+            if (java.lang.reflect.Modifier.isStatic(m) && java.lang.reflect.Modifier.isFinal(m)
+                    && (f.getType() == int.class || f.getType() == long.class) && !f.getName().equals("FINGERPRINT")) {
+                try {
+                    f.setAccessible(true);
+                    fields.put(f.getName(), ((Number) f.get(null)).longValue());
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    throw new IllegalStateException("layout constant " + layout.getName() + "." + f.getName()
+                            + " cannot be read: " + e, e);
+                }
+            }
+        }
+        Fingerprint fp = new Fingerprint().add(layout.getSimpleName(), fields.size());
+        fields.forEach(fp::add);
+        return fp.value();
+    }
 }

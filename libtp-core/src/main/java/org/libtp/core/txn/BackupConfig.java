@@ -6,11 +6,16 @@ package org.libtp.core.txn;
  *
  * @param incremental       add the log written since the last backup in the directory to it,
  *                          instead of a full copy into an empty directory (default false)
- * @param maxBytesPerSecond copy at most this fast, so that the backup leaves the disk to the
- *                          applications' commits (0 = as fast as it can; default 0)
- * @param progress          told of the bytes copied (default: nothing)
+ * @param maxBytesPerSecond copy at most this fast (0 = no fixed limit; default 0)
+ * @param yieldToCommits    slow the copy down while it makes the log forces of processes
+ *                          committing durably slower: the copy pauses for 100 ms every 3 s to
+ *                          measure the mean force time without it, and halves its pace whenever
+ *                          forces take more than 1.5 times that (default true; false copies as fast
+ *                          as the disk and {@code maxBytesPerSecond} allow)
+ * @param progress          told of the bytes copied, on the backup's own thread (default: nothing)
  */
-public record BackupConfig(boolean incremental, long maxBytesPerSecond, HotBackup.Progress progress) {
+public record BackupConfig(boolean incremental, long maxBytesPerSecond, boolean yieldToCommits,
+                           HotBackup.Progress progress) {
     public BackupConfig {
         if (maxBytesPerSecond < 0) {
             throw new IllegalArgumentException("maxBytesPerSecond " + maxBytesPerSecond + " < 0");
@@ -32,6 +37,7 @@ public record BackupConfig(boolean incremental, long maxBytesPerSecond, HotBacku
     public static final class Builder {
         private boolean incremental;
         private long maxBytesPerSecond;
+        private boolean yieldToCommits = true;
         private HotBackup.Progress progress = HotBackup.Progress.NONE;
 
         public Builder incremental(boolean v) {
@@ -44,13 +50,18 @@ public record BackupConfig(boolean incremental, long maxBytesPerSecond, HotBacku
             return this;
         }
 
+        public Builder yieldToCommits(boolean v) {
+            yieldToCommits = v;
+            return this;
+        }
+
         public Builder progress(HotBackup.Progress v) {
             progress = v;
             return this;
         }
 
         public BackupConfig build() {
-            return new BackupConfig(incremental, maxBytesPerSecond, progress);
+            return new BackupConfig(incremental, maxBytesPerSecond, yieldToCommits, progress);
         }
     }
 }

@@ -52,11 +52,23 @@ import java.util.concurrent.locks.LockSupport;
  * the manifest makes the first open do so. An incremental backup copies only the log written
  * since (and data files registered since), continuing the copied log; the source must still hold
  * the log file the previous copy ended in.
+ *
+ * <p>A backup shares the disk and the processors with the processes committing meanwhile. The
+ * copying runs on a thread of its own at a lower CPU priority ({@link BackgroundThread}), forces
+ * its files every 16 MiB instead of in one burst per file, and keeps the pace
+ * {@link BackupPacer} sets from the log's force times (unless
+ * {@link BackupConfig#yieldToCommits()} is off).
  */
 public final class HotBackup {
     private static final Logger LOG = LoggerFactory.getLogger(HotBackup.class);
     private static final int CHUNK_PAGES = 64;
     private static final int REREADS = 50;
+    /**
+     * Bytes written to a file of the copy between forces: the copy reaches the disk as it goes,
+     * at the pace the pacer sets, instead of in one burst at the end of each file (during which
+     * the committers' forces would wait behind it).
+     */
+    private static final long FORCE_EVERY = 16L << 20;
 
     /** Progress of a copy: bytes done of an estimated total. */
     @FunctionalInterface
@@ -73,9 +85,14 @@ public final class HotBackup {
      *                    checksum
      * @param pagesTorn   pages that still failed after {@value #REREADS} reads, copied as they were:
      *                    recovery of the copy rewrites them from their logged images
+     * @param finalRate   the copy's pace at its end, in bytes per second (see
+     *                    {@link BackupConfig#yieldToCommits()}; unbounded: {@code Long.MAX_VALUE / 4})
+     * @param undisturbedForceMicros the mean log force time measured while the copy paused
+     *                    (-1: not measured, nobody forced or the backup did not yield)
      */
     public record Result(Path directory, boolean incremental, int dataFiles, int logFiles, long bytes, long fromLsn,
-                         long endLsn, long millis, int pagesReread, int pagesTorn) {
+                         long endLsn, long millis, int pagesReread, int pagesTorn, long finalRate,
+                         double undisturbedForceMicros) {
         @Override
         public String toString() {
             return (incremental ? "incremental backup" : "backup") + " into " + directory + ": " + dataFiles
@@ -110,14 +127,27 @@ public final class HotBackup {
                     + "or inside it; choose a directory elsewhere (ideally on another disk)");
         }
         try {
-            return new Copier(tp, to, config).run();
-        } catch (IOException e) {
-            if (StorageErrors.isNoSpace(e)) {
-                throw new OutOfSpaceException("no space left for the backup in " + dest + " (" + e.getMessage()
-                        + "); it is marked incomplete. Free space or choose another directory and take it again", e);
-            }
-            throw new EnvironmentAccessException("I/O error backing up " + src + " into " + dest + ": " + e, e);
+            // The copying runs at a lower CPU priority: it takes the processor from committers only when idle.
+            return BackgroundThread.run("libtp-backup", () -> new Copier(tp, to, config).run());
+        } catch (java.io.UncheckedIOException e) {
+            throw failed(src, dest, e.getCause());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw failed(src, dest, e);
         }
+    }
+
+    /** The exception for a backup whose copying failed with {@code io}. */
+    private static RuntimeException failed(Path src, Path dest, Exception io) {
+        if (!(io instanceof IOException e)) {
+            return new EnvironmentAccessException("backing up " + src + " into " + dest + " failed: " + io, io);
+        }
+        if (StorageErrors.isNoSpace(e)) {
+            return new OutOfSpaceException("no space left for the backup in " + dest + " (" + e.getMessage()
+                    + "); it is marked incomplete. Free space or choose another directory and take it again", e);
+        }
+        return new EnvironmentAccessException("I/O error backing up " + src + " into " + dest + ": " + e, e);
     }
 
     /**
@@ -262,6 +292,9 @@ public final class HotBackup {
                 if (!zeros(buf.array(), buf.limit())) {
                     out.write(buf, at); // zeros stay holes, as in the log files (their unwritten tail)
                 }
+                if ((at + buf.limit()) / FORCE_EVERY != at / FORCE_EVERY) {
+                    out.force();
+                }
                 at += buf.limit();
                 done[0] += buf.limit();
                 progress.at(done[0], total);
@@ -285,34 +318,16 @@ public final class HotBackup {
         return true;
     }
 
-    /** Sleeps as needed so that {@code done} bytes take at least {@code done / rate} seconds. */
-    private static final class Throttle {
-        private final long rate;
-        private final long start = System.nanoTime();
-
-        Throttle(long bytesPerSecond) {
-            this.rate = bytesPerSecond;
-        }
-
-        void at(long done) {
-            if (rate <= 0) {
-                return;
-            }
-            long due = start + (long) (done * 1e9 / rate);
-            long wait = due - System.nanoTime();
-            if (wait > 0) {
-                LockSupport.parkNanos(wait);
-            }
-        }
-    }
-
     /** One backup run. */
     private static final class Copier {
         final TxnEnvironment tp;
         final Path dest;
         final boolean incremental;
         final Progress progress;
-        final Throttle throttle;
+        final BackupPacer pacer;
+        long paced;
+        /** The file of the copy being written (forced before the pacer's measuring pauses). */
+        volatile StorageFile writing;
         final Storage src;
         final SharedLog log;
         final int pageSize;
@@ -327,10 +342,21 @@ public final class HotBackup {
             this.tp = tp;
             this.dest = dest;
             this.incremental = config.incremental();
-            Throttle t = new Throttle(config.maxBytesPerSecond());
-            this.throttle = t;
+            BackupPacer p = new BackupPacer(config, tp.log());
+            p.beforePause(() -> {
+                StorageFile f = writing;
+                if (f != null) {
+                    try {
+                        f.force();
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            });
+            this.pacer = p;
             this.progress = (done, total) -> {
-                t.at(done);
+                p.copied(done - paced);
+                paced = done;
                 config.progress().at(done, total);
             };
             this.src = tp.storage();
@@ -443,7 +469,7 @@ public final class HotBackup {
                         previous == null ? 0 : previous.incrementals() + 1, m.source());
                 done.write(dst);
                 Result r = new Result(dest, previous != null, dataFiles, logFiles, this.done[0], from, end,
-                        (System.nanoTime() - t0) / 1_000_000, reread, torn);
+                        (System.nanoTime() - t0) / 1_000_000, reread, torn, pacer.rate(), pacer.undisturbedMicros());
                 LOG.info("{}", r);
                 return r;
             } finally {
@@ -467,6 +493,7 @@ public final class HotBackup {
             String tmp = name + ".part";
             dst.delete(tmp);
             try (StorageFile in = src.open(name, false); StorageFile out = dst.open(tmp, true)) {
+                writing = out;
                 long size = in.size();
                 ByteBuffer buf = ByteBuffer.allocate(pageSize * CHUNK_PAGES);
                 byte[] page = new byte[pageSize];
@@ -489,11 +516,16 @@ public final class HotBackup {
                     }
                     buf.position(0).limit(want);
                     out.write(buf, at);
+                    if ((at + want) / FORCE_EVERY != at / FORCE_EVERY) {
+                        out.force();
+                    }
                     at += want;
                     done[0] += want;
                     progress.at(done[0], total);
                 }
                 out.force();
+            } finally {
+                writing = null;
             }
             dst.rename(tmp, name);
         }

@@ -60,7 +60,9 @@
  *       last checkpoint says, so its first open recovers <em>catastrophically</em>: analysis and
  *       redo from the first log file, not the last checkpoint (the manifest
  *       {@code __libtp.backup} asks for it and is deleted once recovery's checkpoint is durable,
- *       so a crash during that recovery repeats it).</li>
+ *       so a crash during that recovery repeats it). The copy yields to committers: it runs at a
+ *       lower CPU priority and at the pace {@code BackupPacer} sets from the mean log force time,
+ *       which every process adds to in the log region.</li>
  *   <li><b>Dead processes</b>: a failCheck listener rolls back (or, if its commit record is in the
  *       log, finishes) every transaction whose owner slot is dead or reused.</li>
  * </ul>

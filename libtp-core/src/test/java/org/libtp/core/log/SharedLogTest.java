@@ -77,8 +77,11 @@ class SharedLogTest {
             log.flush(a + 33, Durability.WRITE_NO_SYNC);
             assertEquals(33, readLength(log, a));
             long forces = log.forceCount();
+            LogManager.ForceTotals all = log.forceTotals();
             log.flush(a + 33, Durability.SYNC);
             assertEquals(forces + 1, log.forceCount());
+            assertEquals(all.forces() + 1, log.forceTotals().forces(), "counted in the region too");
+            assertTrue(log.forceTotals().meanMicrosSince(all) > 0, "with its duration");
             log.flush(a + 33, Durability.SYNC);
             assertEquals(forces + 1, log.forceCount(), "already flushed: no second force");
         }
@@ -289,7 +292,9 @@ class SharedLogTest {
         assertEquals(496, SharedLog.OFF_ALLOCATED);
         assertEquals(512, SharedLog.OFF_WRITE_LATCH);
         assertEquals(576, SharedLog.OFF_ALLOC_LATCH);
-        assertEquals(5, SharedLog.LAYOUT_VERSION);
+        assertEquals(640, SharedLog.OFF_FORCES_ALL);
+        assertEquals(648, SharedLog.OFF_FORCE_NANOS);
+        assertEquals(6, SharedLog.LAYOUT_VERSION);
         assertEquals(4096, SharedLog.OFF_BUFFER);
         assertEquals(4096 + 16 * 1024, SharedLog.spec(SMALL).size());
     }
