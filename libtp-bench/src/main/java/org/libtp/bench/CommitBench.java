@@ -1,7 +1,7 @@
 package org.libtp.bench;
 
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.Durability;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.log.LogRecordCodec;
@@ -9,7 +9,7 @@ import org.libtp.core.log.Lsn;
 import org.libtp.core.log.SharedLog;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.txn.SharedTxnManager;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.txn.TxnEnvironment;
 
@@ -182,19 +182,19 @@ public final class CommitBench {
             List<Part> parts;
             String memory;
             if (o.processes() == 1) {
-                try (Workers w = new Workers(dir, EnvironmentConfig.defaults(), o, 0)) {
+                try (Workers w = new Workers(dir, RegionEnvironmentConfig.defaults(), o, 0)) {
                     memory = w.env.memoryImplementation();
                     parts = List.of(drive(w, o));
                 }
             } else if (o.level() == Level.TXN) {
                 // The parent opens first (so it runs recovery and the first checkpoint) and holds the
                 // environment open; the children attach.
-                try (TxnEnvironment tp = openTxn(dir, EnvironmentConfig.defaults(), o)) {
+                try (TxnEnvironment tp = openTxn(dir, RegionEnvironmentConfig.defaults(), o)) {
                     memory = tp.env().memoryImplementation();
                     parts = multiProcess(dir, o, children, err);
                 }
             } else {
-                try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+                try (RegionEnvironment env = RegionEnvironment.open(dir, RegionEnvironmentConfig.defaults());
                      SharedLog log = SharedLog.open(env, new FileStorage(dir), LogConfig.defaults())) {
                     memory = env.memoryImplementation();
                     parts = multiProcess(dir, o, children, err);
@@ -223,7 +223,7 @@ public final class CommitBench {
     }
 
     /** The txn level's environment: default log, TxnConfig defaults but the durability, one CounterStore. */
-    static TxnEnvironment openTxn(Path dir, EnvironmentConfig config, Options o) {
+    static TxnEnvironment openTxn(Path dir, RegionEnvironmentConfig config, Options o) {
         TxnConfig txnConfig = TxnConfig.builder().durability(o.durability())
                 .checkpointBytes(TxnConfig.defaults().checkpointBytes())
                 .maxTransactions(o.maxTransactions()).build();
@@ -622,7 +622,7 @@ public final class CommitBench {
         private static final int STRIDE = 16; // longs: each thread's counter on its own 128 bytes
         private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
 
-        final Environment env;
+        final RegionEnvironment env;
         final SharedLog log;
         private final TxnEnvironment tp; // txn level only
         private final CounterStore store; // txn level only
@@ -632,7 +632,7 @@ public final class CommitBench {
         private volatile boolean stop;
         private volatile Throwable failure;
 
-        Workers(Path dir, EnvironmentConfig config, Options o, int processIndex) {
+        Workers(Path dir, RegionEnvironmentConfig config, Options o, int processIndex) {
             if (o.level() == Level.TXN) {
                 tp = openTxn(dir, config, o);
                 env = tp.env();
@@ -641,7 +641,7 @@ public final class CommitBench {
             } else {
                 tp = null;
                 store = null;
-                env = Environment.open(dir, config);
+                env = RegionEnvironment.open(dir, config);
                 try {
                     log = SharedLog.open(env, new FileStorage(dir), LogConfig.defaults());
                 } catch (RuntimeException e) {
@@ -721,7 +721,7 @@ public final class CommitBench {
                 long stallNanos = 0;
                 long t0 = timeCommits ? System.nanoTime() : 0;
                 while (!stop) {
-                    Transaction t = txn.begin(durability);
+                    Txn t = txn.begin(durability);
                     boolean committed = false;
                     try {
                         store.increment(t, counter);
@@ -837,7 +837,7 @@ public final class CommitBench {
 
         PrintStream out = System.out;
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        EnvironmentConfig config = EnvironmentConfig.builder().failCheckMillis(0).build();
+        RegionEnvironmentConfig config = RegionEnvironmentConfig.builder().failCheckMillis(0).build();
         try (Workers w = new Workers(o.dir(), config, o, index)) {
             out.println("READY");
             out.flush();

@@ -1,6 +1,6 @@
 package org.libtp.bench;
 
-import org.libtp.core.env.Environment;
+import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.RegionSpec;
 import org.libtp.core.log.LogEntry;
 import org.libtp.core.log.record.LogRecord;
@@ -12,7 +12,7 @@ import org.libtp.core.storage.Storage;
 import org.libtp.core.storage.StorageFile;
 import org.libtp.core.sync.Latch;
 import org.libtp.core.txn.ResourceManager;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -70,7 +70,7 @@ public final class CounterStore implements ResourceManager {
      * @param recordPayload the wanted SLOT_UPDATE payload size; the after image is padded to
      *                      reach it (at least {@link #MIN_PAYLOAD})
      */
-    public CounterStore(Environment env, Storage storage, int recordPayload) {
+    public CounterStore(RegionEnvironment env, Storage storage, int recordPayload) {
         this.storage = storage;
         this.afterBytes = Math.max(8, recordPayload - UPDATE_OVERHEAD);
         Region r = env.region(new RegionSpec(REGION, OFF_COUNTERS + (long) COUNTER_STRIDE * COUNTERS, 1,
@@ -101,7 +101,7 @@ public final class CounterStore implements ResourceManager {
     }
 
     /** Adds 1 to {@code counter} in {@code txn}, logging before and after images; returns the new value. */
-    public long increment(Transaction txn, int counter) {
+    public long increment(Txn txn, int counter) {
         check(counter);
         Latch l = latches[counter % STRIPES];
         l.acquire();

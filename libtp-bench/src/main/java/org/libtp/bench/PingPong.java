@@ -1,7 +1,7 @@
 package org.libtp.bench;
 
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.env.RegionSpec;
 import org.libtp.core.memory.Memory;
 import org.libtp.core.region.Region;
@@ -114,14 +114,14 @@ public final class PingPong {
         return args[i];
     }
 
-    private static EnvironmentConfig config(boolean polling) {
-        return EnvironmentConfig.builder().failCheckMillis(0).pollingFutex(polling).build();
+    private static RegionEnvironmentConfig config(boolean polling) {
+        return RegionEnvironmentConfig.builder().failCheckMillis(0).pollingFutex(polling).build();
     }
 
     /** Runs the parent side; the child JVM is started and stopped here. */
     public static Result parent(Path dir, double seconds, double warmup, boolean polling, PrintStream err)
             throws Exception {
-        try (Environment env = Environment.open(dir, config(polling))) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, config(polling))) {
             Region region = env.region(SPEC);
             Memory mem = region.memory();
             SharedSemaphore ping = env.semaphore(region, PING, "ping");
@@ -232,7 +232,7 @@ public final class PingPong {
 
 
     private static void child(Path dir, long parentPid, boolean polling) {
-        try (Environment env = Environment.open(dir, config(polling))) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, config(polling))) {
             Region region = env.region(SPEC);
             Memory mem = region.memory();
             SharedSemaphore ping = env.semaphore(region, PING, "ping");

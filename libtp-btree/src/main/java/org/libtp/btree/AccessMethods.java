@@ -2,7 +2,7 @@ package org.libtp.btree;
 
 import org.libtp.core.buffer.SharedBufferPool;
 import org.libtp.core.txn.ResourceManager;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnEnvironment;
 
 import java.util.Comparator;
@@ -45,7 +45,7 @@ public final class AccessMethods {
      * committed without a force (a crash before that log reaches the disk leaks the pages, no
      * more). Call after every commit and abort.
      */
-    public void ended(Transaction txn, boolean committed) {
+    public void ended(Txn txn, boolean committed) {
         endActions.ended(tp, txn, committed);
     }
 
@@ -98,11 +98,11 @@ public final class AccessMethods {
             this.tree = tree;
         }
 
-        private Protection prot(Transaction txn) {
+        private Protection prot(Txn txn) {
             return txn == null ? Protection.NONE : new TxnProtection(tp.locks(), txn, tree.file);
         }
 
-        private BtreeLog log(Transaction txn) {
+        private BtreeLog log(Txn txn) {
             return txn == null ? BtreeLog.NONE : new TxnBtreeLog(txn, tp.pages(), endActions);
         }
 
@@ -125,39 +125,39 @@ public final class AccessMethods {
         }
 
         /** Formats an empty tree in a new file (logged in {@code txn} if not null). */
-        public void create(Transaction txn) {
+        public void create(Txn txn) {
             tree.create(log(txn));
         }
 
-        public byte[] get(Transaction txn, byte[] key) {
+        public byte[] get(Txn txn, byte[] key) {
             return tree.get(key, prot(txn));
         }
 
         /** Read-modify-write of {@code key} in one descent; null if absent. */
-        public byte[] update(Transaction txn, byte[] key, java.util.function.UnaryOperator<byte[]> change) {
+        public byte[] update(Txn txn, byte[] key, java.util.function.UnaryOperator<byte[]> change) {
             return tree.update(key, change, prot(txn), log(txn));
         }
 
         /** {@link #get}, write-locking the leaf for the update that follows. */
-        public byte[] getForUpdate(Transaction txn, byte[] key) {
+        public byte[] getForUpdate(Txn txn, byte[] key) {
             return tree.get(key, prot(txn), true);
         }
 
-        public <T> T read(Transaction txn, byte[] key, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
+        public <T> T read(Txn txn, byte[] key, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
             return tree.read(key, prot(txn), reader);
         }
 
-        public byte[] put(Transaction txn, byte[] key, byte[] data, boolean onlyIfAbsent) {
+        public byte[] put(Txn txn, byte[] key, byte[] data, boolean onlyIfAbsent) {
             return tree.put(key, data, onlyIfAbsent, prot(txn), log(txn));
         }
 
-        public byte[] delete(Transaction txn, byte[] key) {
+        public byte[] delete(Txn txn, byte[] key) {
             tree.checkKey(key);
             return tree.delete(key, prot(txn), log(txn));
         }
 
         /** {key, data} of the least key &gt;= (inclusive) or &gt; key (null: the first), or null. */
-        public byte[][] ceiling(Transaction txn, byte[] key, boolean inclusive) {
+        public byte[][] ceiling(Txn txn, byte[] key, boolean inclusive) {
             return tree.ceiling(key, inclusive, prot(txn));
         }
 
@@ -165,12 +165,12 @@ public final class AccessMethods {
          * Cursor steps: {key, data, page, slot} of the first entry &gt;= (inclusive) or &gt; key
          * (null: the first), or null.
          */
-        public Object[] seek(Transaction txn, byte[] key, boolean inclusive) {
+        public Object[] seek(Txn txn, byte[] key, boolean inclusive) {
             return out(tree.seek(key, inclusive, prot(txn)));
         }
 
         /** The entry after the one a {@link #seek} or {@link #next} returned. */
-        public Object[] next(Transaction txn, Object[] at) {
+        public Object[] next(Txn txn, Object[] at) {
             return out(tree.next(new Btree.Position((byte[]) at[0], (byte[]) at[1], (Long) at[2], (Integer) at[3]),
                     prot(txn)));
         }
@@ -180,11 +180,11 @@ public final class AccessMethods {
         }
 
         /** {key, data} of the greatest key &lt; key (null: the last), or null. */
-        public byte[][] lower(Transaction txn, byte[] key) {
+        public byte[][] lower(Txn txn, byte[] key) {
             return tree.floorBelow(key, prot(txn));
         }
 
-        public void scan(Transaction txn, byte[] from, BiPredicate<byte[], byte[]> visitor) {
+        public void scan(Txn txn, byte[] from, BiPredicate<byte[], byte[]> visitor) {
             tree.scan(from, prot(txn), visitor);
         }
 
@@ -195,7 +195,7 @@ public final class AccessMethods {
         }
 
         /** Unlinks empty leaves left behind; returns the pages freed. */
-        public long compact(Transaction txn) {
+        public long compact(Txn txn) {
             return tree.compact(prot(txn), log(txn));
         }
 

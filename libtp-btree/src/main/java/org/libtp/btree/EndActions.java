@@ -39,14 +39,14 @@ final class EndActions {
     }
 
     /** Runs the actions of {@code txn}, which has committed or aborted (see {@link AccessMethods#ended}). */
-    void ended(org.libtp.core.txn.TxnEnvironment tp, org.libtp.core.txn.Transaction txn, boolean committed) {
+    void ended(org.libtp.core.txn.TxnEnvironment tp, org.libtp.core.txn.Txn txn, boolean committed) {
         List<Action> actions = take(txn.id(), committed);
         if (actions.isEmpty()) {
             return;
         }
         // The transaction has ended as asked whatever happens here: a failure leaks the pages
         // (reported, not thrown); an environment failure shows on the next call.
-        org.libtp.core.txn.Transaction sys = null;
+        org.libtp.core.txn.Txn sys = null;
         try {
             sys = tp.txn().begin(org.libtp.core.log.Durability.WRITE_NO_SYNC);
             BtreeLog log = new TxnBtreeLog(sys, tp.pages(), this);

@@ -6,7 +6,7 @@ import org.libtp.core.buffer.PageUpdates;
 import org.libtp.core.lock.LockManager;
 import org.libtp.core.lock.LockMode;
 import org.libtp.core.lock.LockObject;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 /**
  * Fixed-length records addressed by number from 1 (paper 3.2.6's recno), on buffer-pool pages
@@ -51,7 +51,7 @@ public final class Recno {
     }
 
     /** Formats a new file for records of {@code recordLength} bytes (logged in txn if not null). */
-    public void create(Transaction txn, int recordLength) {
+    public void create(Txn txn, int recordLength) {
         if (recordLength < 1 || recordLength > bm.pageSize() - OFF_RECORDS - 1) {
             throw new IllegalArgumentException("record length " + recordLength + " not in [1, "
                     + (bm.pageSize() - OFF_RECORDS - 1) + "] for " + bm.pageSize() + "-byte pages");
@@ -103,14 +103,14 @@ public final class Recno {
         return length;
     }
 
-    private void lock(Transaction txn, long pageNo, LockMode mode) {
+    private void lock(Txn txn, long pageNo, LockMode mode) {
         if (txn != null && locks != null) {
             locks.lock(txn, new LockObject(file, pageNo), mode, 0);
         }
     }
 
     /** The highest record number stored. */
-    public long count(Transaction txn) {
+    public long count(Txn txn) {
         lock(txn, META, LockMode.READ);
         Page m = bm.get(file, META, 0);
         try {
@@ -132,7 +132,7 @@ public final class Recno {
     }
 
     /** Record {@code n}, or null if it was deleted, never written, or is past the end. */
-    public byte[] get(Transaction txn, long n) {
+    public byte[] get(Txn txn, long n) {
         checkRecno(n);
         if (n > count(txn)) {
             return null;
@@ -157,7 +157,7 @@ public final class Recno {
     }
 
     /** Stores record {@code n} (at most one past the end: that appends). */
-    public void put(Transaction txn, long n, byte[] data) {
+    public void put(Txn txn, long n, byte[] data) {
         checkRecno(n);
         checkData(data);
         lock(txn, META, LockMode.WRITE);
@@ -173,7 +173,7 @@ public final class Recno {
     }
 
     /** Appends a record; returns its number. */
-    public long append(Transaction txn, byte[] data) {
+    public long append(Txn txn, byte[] data) {
         checkData(data);
         lock(txn, META, LockMode.WRITE); // appends serialize on the meta page
         Page m = bm.get(file, META, 0); // pinned once for the count's read and its update
@@ -207,7 +207,7 @@ public final class Recno {
     }
 
     /** Deletes record {@code n}; true if it was present. */
-    public boolean delete(Transaction txn, long n) {
+    public boolean delete(Txn txn, long n) {
         checkRecno(n);
         if (get(txn, n) == null) {
             return false;
@@ -223,7 +223,7 @@ public final class Recno {
         }
     }
 
-    private void write(Transaction txn, long n, byte flag, byte[] data) {
+    private void write(Txn txn, long n, byte flag, byte[] data) {
         long pageNo = 1 + (n - 1) / perPage;
         int at = OFF_RECORDS + (int) ((n - 1) % perPage) * (1 + length);
         lock(txn, pageNo, LockMode.WRITE);
@@ -252,7 +252,7 @@ public final class Recno {
         }
     }
 
-    private void setCount(Transaction txn, long n) {
+    private void setCount(Txn txn, long n) {
         Page m = bm.get(file, META, 0);
         try {
             m.latch();
@@ -267,7 +267,7 @@ public final class Recno {
     }
 
     /** A logged (TP) or plain change of a latched page. */
-    private void write(Transaction txn, Page p, int at, byte[] bytes) {
+    private void write(Txn txn, Page p, int at, byte[] bytes) {
         if (txn != null) {
             pages.update(txn, p, at, bytes);
         } else {

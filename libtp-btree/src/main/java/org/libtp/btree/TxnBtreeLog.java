@@ -3,15 +3,15 @@ package org.libtp.btree;
 import org.libtp.core.buffer.Page;
 import org.libtp.core.buffer.PageUpdates;
 import org.libtp.core.log.record.LogRecord;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 /** TP mode's logging: records in the transaction's chain, page LSNs set (write-ahead). */
 final class TxnBtreeLog implements BtreeLog {
-    private final Transaction txn;
+    private final Txn txn;
     private final PageUpdates pages;
     private final EndActions endActions;
 
-    TxnBtreeLog(Transaction txn, PageUpdates pages, EndActions endActions) {
+    TxnBtreeLog(Txn txn, PageUpdates pages, EndActions endActions) {
         this.txn = txn;
         this.pages = pages;
         this.endActions = endActions;

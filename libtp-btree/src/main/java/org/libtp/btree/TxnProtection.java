@@ -3,15 +3,15 @@ package org.libtp.btree;
 import org.libtp.core.lock.LockManager;
 import org.libtp.core.lock.LockMode;
 import org.libtp.core.lock.LockObject;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 /** TP mode's page locks: the lock manager's, held by the operation's transaction. */
 final class TxnProtection implements Protection {
     private final LockManager locks;
-    private final Transaction txn;
+    private final Txn txn;
     private final int file;
 
-    TxnProtection(LockManager locks, Transaction txn, int file) {
+    TxnProtection(LockManager locks, Txn txn, int file) {
         this.locks = locks;
         this.txn = txn;
         this.file = file;

@@ -50,11 +50,11 @@ final class Catalog {
     }
 
     /** Runs {@code op} in the caller's transaction, or in one of its own (retried after a deadlock). */
-    private <T> T inTxn(Transaction txn, java.util.function.Function<org.libtp.core.txn.Transaction, T> op) {
+    private <T> T inTxn(Transaction txn, java.util.function.Function<org.libtp.core.txn.Txn, T> op) {
         return inTxn(txn, true, op);
     }
 
-    private <T> T inTxn(Transaction txn, boolean write, java.util.function.Function<org.libtp.core.txn.Transaction, T> op) {
+    private <T> T inTxn(Transaction txn, boolean write, java.util.function.Function<org.libtp.core.txn.Txn, T> op) {
         if (txn != null) {
             if (write) {
                 txn.checkWritable();
@@ -185,7 +185,7 @@ final class Catalog {
      * The file of database {@code name} as {@code t} sees the catalog, or null if there is no such
      * database. {@code t} null: a transaction of its own.
      */
-    String fileOf(org.libtp.core.txn.Transaction t, String name) {
+    String fileOf(org.libtp.core.txn.Txn t, String name) {
         if (t == null) {
             return env.autoCommit(own -> fileOf(own, name));
         }

@@ -78,7 +78,7 @@ public final class Database implements AutoCloseable {
      * read when nothing changed; otherwise the catalog is read in {@code t} (waiting for the
      * catalog lock of a removal or rename still in progress; it sees its own).
      */
-    void checkCurrent(org.libtp.core.txn.Transaction t) {
+    void checkCurrent(org.libtp.core.txn.Txn t) {
         long g = env.tp.buffers().generation(fileId);
         if (g == generation) {
             return;
@@ -421,9 +421,9 @@ public final class Database implements AutoCloseable {
 
     // ------------------------------------------------------------------ mode dispatch
 
-    <T> T run(Transaction txn, boolean write, Function<org.libtp.core.txn.Transaction, T> unchecked) {
+    <T> T run(Transaction txn, boolean write, Function<org.libtp.core.txn.Txn, T> unchecked) {
         check(txn, write);
-        Function<org.libtp.core.txn.Transaction, T> op = t -> {
+        Function<org.libtp.core.txn.Txn, T> op = t -> {
             checkCurrent(t);
             return unchecked.apply(t);
         };
@@ -432,7 +432,7 @@ public final class Database implements AutoCloseable {
                 return txn != null ? op.apply(txn.txn) : env.autoCommit(op);
             case SHARED: {
                 // One lock on the whole database per operation: readers share, a writer is alone.
-                org.libtp.core.txn.Transaction t = env.tp.txn().begin();
+                org.libtp.core.txn.Txn t = env.tp.txn().begin();
                 try {
                     env.tp.locks().lock(t, new LockObject(fileId, LockObject.WHOLE_FILE),
                             write ? LockMode.WRITE : LockMode.READ, 0);

@@ -106,22 +106,22 @@ public final class Environment implements AutoCloseable {
 
     private static Environment open(Path dir, EnvironmentConfig requested, org.libtp.core.storage.Storage storage,
                                     boolean adopt) {
-        org.libtp.core.env.EnvironmentConfig.Builder core =
-                org.libtp.core.env.EnvironmentConfig.builder().maxProcesses(requested.maxProcesses());
+        org.libtp.core.env.RegionEnvironmentConfig.Builder core =
+                org.libtp.core.env.RegionEnvironmentConfig.builder().maxProcesses(requested.maxProcesses());
         if (requested.regionPlacement() != null) {
             core.regionPlacement(requested.regionPlacement());
         }
         if (requested.shmDirectory() != null) {
             core.shmDirectory(requested.shmDirectory());
         }
-        org.libtp.core.env.EnvironmentConfig coreConfig = core.build();
+        org.libtp.core.env.RegionEnvironmentConfig coreConfig = core.build();
         // The settings all processes must share are checked before any manager attaches. The
         // guard handle shares the process's attachment with the one TxnEnvironment opens and stays
         // open until that one is: were it the last, closing it would detach, and the next attach,
         // alone, would rebuild the regions (and forget the recorded settings).
         TxnEnvironment tp;
         EnvironmentConfig config;
-        try (org.libtp.core.env.Environment guard = org.libtp.core.env.Environment.open(dir, coreConfig)) {
+        try (org.libtp.core.env.RegionEnvironment guard = org.libtp.core.env.RegionEnvironment.open(dir, coreConfig)) {
             config = adopt ? OpenSettings.adopt(guard, requested) : requested;
             OpenSettings.checkOrRecord(guard, config);
             EnvironmentConfig c = config;
@@ -491,8 +491,8 @@ public final class Environment implements AutoCloseable {
             throw new org.libtp.core.EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
                     + " does not exist");
         }
-        try (org.libtp.core.env.Environment guard = org.libtp.core.env.Environment.open(dir,
-                org.libtp.core.env.EnvironmentConfig.defaults())) {
+        try (org.libtp.core.env.RegionEnvironment guard = org.libtp.core.env.RegionEnvironment.open(dir,
+                org.libtp.core.env.RegionEnvironmentConfig.defaults())) {
             if (guard.busyProcessSlots() > 1) {
                 throw new IllegalStateException("environment " + dir + " is open in " + (guard.busyProcessSlots() - 1)
                         + " other process(es); close it everywhere before recovering it catastrophically");
@@ -503,7 +503,7 @@ public final class Environment implements AutoCloseable {
     }
 
     /** The processes attached to the environment now, this one included (for monitoring tools). */
-    public List<org.libtp.core.env.Environment.AttachedProcess> attachedProcesses() {
+    public List<org.libtp.core.env.RegionEnvironment.AttachedProcess> attachedProcesses() {
         checkOpen();
         return tp.env().attachedProcesses();
     }
@@ -683,9 +683,9 @@ public final class Environment implements AutoCloseable {
      * Runs {@code op} in a transaction of its own (auto-commit): commits it, or aborts it and
      * rethrows; a deadlock victim is aborted and run again, up to {@link #AUTO_COMMIT_RETRIES}.
      */
-    <T> T autoCommit(Function<org.libtp.core.txn.Transaction, T> op) {
+    <T> T autoCommit(Function<org.libtp.core.txn.Txn, T> op) {
         for (int attempt = 0; ; attempt++) {
-            org.libtp.core.txn.Transaction t = tp.txn().begin();
+            org.libtp.core.txn.Txn t = tp.txn().begin();
             try {
                 T r = op.apply(t);
                 tp.txn().commit(t);

@@ -59,7 +59,7 @@ final class OpenSettings {
      *
      * @throws ConfigMismatchException if one differs
      */
-    static void checkOrRecord(org.libtp.core.env.Environment env, EnvironmentConfig config) {
+    static void checkOrRecord(org.libtp.core.env.RegionEnvironment env, EnvironmentConfig config) {
         Region region = env.region(SPEC);
         Memory m = region.memory();
         Map<String, String> mine = of(config);
@@ -107,7 +107,7 @@ final class OpenSettings {
      * the data files fix (a tool must open an environment of 8 KiB pages with 8 KiB pages), and the
      * log file size, which the newest log file says.
      */
-    static EnvironmentConfig adopt(org.libtp.core.env.Environment env, EnvironmentConfig config) {
+    static EnvironmentConfig adopt(org.libtp.core.env.RegionEnvironment env, EnvironmentConfig config) {
         Memory m = env.region(SPEC).memory();
         if (m.getIntVolatile(OFF_STATE) != READY) {
             org.libtp.core.storage.Storage files = new org.libtp.core.storage.FileStorage(env.home());

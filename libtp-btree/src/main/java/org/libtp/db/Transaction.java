@@ -10,11 +10,11 @@ package org.libtp.db;
  */
 public final class Transaction implements AutoCloseable {
     final Environment env;
-    final org.libtp.core.txn.Transaction txn;
+    final org.libtp.core.txn.Txn txn;
     final boolean readOnly;
     private Object attachment;
 
-    Transaction(Environment env, org.libtp.core.txn.Transaction txn, boolean readOnly) {
+    Transaction(Environment env, org.libtp.core.txn.Txn txn, boolean readOnly) {
         this.env = env;
         this.txn = txn;
         this.readOnly = readOnly;

@@ -6,7 +6,7 @@ import org.libtp.core.DeadlockException;
 import org.libtp.core.log.Durability;
 import org.libtp.core.testkit.ChildJvm;
 import org.libtp.core.testkit.Seeds;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -89,7 +89,7 @@ class BtreeCrashTest {
 
         static void run(BtreeTxnTest.Tp f, int w, Random rnd) {
             while (true) {
-                Transaction t = f.tp.txn().begin(Durability.SYNC);
+                Txn t = f.tp.txn().begin(Durability.SYNC);
                 try {
                     Protection prot = f.prot(t);
                     BtreeLog log = f.log(t);
@@ -125,7 +125,7 @@ class BtreeCrashTest {
         try (BtreeTxnTest.Tp f = new BtreeTxnTest.Tp(home)) {
             assertEquals(List.of(), f.tree.verify(), "round " + round + " seed " + seed);
             Map<Integer, List<String>> seen = new HashMap<>();
-            Transaction t = f.tp.txn().begin();
+            Txn t = f.tp.txn().begin();
             // No page locks for the whole-tree check (one process, after recovery): a scan in one
             // transaction locks every leaf, and this workload leaves empty leaves behind (pages are
             // not reclaimed yet), more than the lock table holds after a few hundred rounds.
@@ -156,7 +156,7 @@ class BtreeCrashTest {
                 acked.put(w, c);
             }
             f.commit(t);
-            Transaction c = f.tp.txn().begin();
+            Txn c = f.tp.txn().begin();
             long freed = f.tree.compact(f.prot(c), f.log(c)); // empty leaves a kill left behind
             f.commit(c);
             assertEquals(List.of(), f.tree.verify(), "round " + round + " after compact, seed " + seed);

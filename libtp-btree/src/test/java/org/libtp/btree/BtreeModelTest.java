@@ -4,8 +4,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.buffer.BufferConfig;
 import org.libtp.core.buffer.SharedBufferPool;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.testkit.Seeds;
 
@@ -30,12 +30,12 @@ class BtreeModelTest {
     Path home;
 
     static final class Fixture implements AutoCloseable {
-        final Environment env;
+        final RegionEnvironment env;
         final SharedBufferPool bp;
         final Btree tree;
 
         Fixture(Path home, int frames) {
-            env = Environment.open(home, EnvironmentConfig.builder().failCheckMillis(0).build());
+            env = RegionEnvironment.open(home, RegionEnvironmentConfig.builder().failCheckMillis(0).build());
             bp = SharedBufferPool.open(env, new FileStorage(home), null,
                     BufferConfig.builder().poolBytes(4096L * frames).partitions(16).build());
             tree = new Btree(bp, bp.open("t.db"), Btree.defaultComparator());

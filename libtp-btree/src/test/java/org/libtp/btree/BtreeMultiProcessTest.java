@@ -6,7 +6,7 @@ import org.libtp.core.DeadlockException;
 import org.libtp.core.log.Durability;
 import org.libtp.core.testkit.ChildJvm;
 import org.libtp.core.testkit.Seeds;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,7 +65,7 @@ class BtreeMultiProcessTest {
                 int committed = 0;
                 int deadlocks = 0;
                 while (committed < count) {
-                    Transaction t = f.tp.txn().begin(Durability.NO_SYNC);
+                    Txn t = f.tp.txn().begin(Durability.NO_SYNC);
                     StringBuilder ops = new StringBuilder();
                     try {
                         for (int k = 0, n = 1 + rnd.nextInt(8); k < n; k++) {
@@ -99,7 +99,7 @@ class BtreeMultiProcessTest {
             long lookups = 0;
             while (!volatile_stop[0]) {
                 for (int n = 0; n < KEYS; n += 15) {
-                    Transaction t = f.tp.txn().begin();
+                    Txn t = f.tp.txn().begin();
                     try {
                         byte[] v = f.tree.get(b(stable(n)), f.prot(t));
                         if (v == null || !new String(v, StandardCharsets.UTF_8).equals("stable" + n)) {
@@ -122,7 +122,7 @@ class BtreeMultiProcessTest {
         Path home = Files.createDirectory(dir.resolve("env"));
         TreeMap<String, String> model = new TreeMap<>();
         try (BtreeTxnTest.Tp f = new BtreeTxnTest.Tp(home)) {
-            Transaction t = f.tp.txn().begin();
+            Txn t = f.tp.txn().begin();
             for (int n = 0; n < KEYS; n += 15) {
                 f.tree.put(b(stable(n)), b("stable" + n), false, f.prot(t), f.log(t));
                 model.put(stable(n), "stable" + n);
@@ -169,7 +169,7 @@ class BtreeMultiProcessTest {
         try (BtreeTxnTest.Tp f = new BtreeTxnTest.Tp(home)) {
             assertEquals(List.of(), f.tree.verify());
             TreeMap<String, String> actual = new TreeMap<>();
-            Transaction t = f.tp.txn().begin();
+            Txn t = f.tp.txn().begin();
             f.tree.scan(null, f.prot(t), (k, v) -> {
                 actual.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8));
                 return true;

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.LibTpException;
 import org.libtp.core.RunRecoveryException;
 import org.libtp.core.buffer.BufferConfig;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.lock.LockConfig;
 import org.libtp.core.log.Durability;
 import org.libtp.core.log.LogConfig;
@@ -13,7 +13,7 @@ import org.libtp.core.storage.FaultInjectingStorage;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.storage.Storage;
 import org.libtp.core.testkit.Seeds;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.txn.TxnEnvironment;
 import org.slf4j.Logger;
@@ -60,7 +60,7 @@ class BtreeNoSpaceTest {
         final EndActions endActions = new EndActions();
 
         Tp(Path home, Storage storage) {
-            tp = TxnEnvironment.open(home, EnvironmentConfig.builder().failCheckMillis(0).build(),
+            tp = TxnEnvironment.open(home, RegionEnvironmentConfig.builder().failCheckMillis(0).build(),
                     LogConfig.builder().fileSize(256 * 1024).bufferSize(32 * 1024).build(),
                     TxnConfig.builder().checkpointBytes(128 * 1024).build(),
                     BufferConfig.builder().poolBytes(4096L * 32).partitions(8).build(), LockConfig.defaults(),
@@ -80,7 +80,7 @@ class BtreeNoSpaceTest {
                     }
                 });
                 if (tp.buffers().pageCount(file) <= Btree.ROOT) {
-                    Transaction x = tp.txn().begin();
+                    Txn x = tp.txn().begin();
                     t.create(new TxnBtreeLog(x, tp.pages(), new EndActions()));
                     tp.txn().commit(x);
                 }
@@ -91,11 +91,11 @@ class BtreeNoSpaceTest {
             tree = t;
         }
 
-        Protection prot(Transaction t) {
+        Protection prot(Txn t) {
             return new TxnProtection(tp.locks(), t, tree.file);
         }
 
-        BtreeLog log(Transaction t) {
+        BtreeLog log(Txn t) {
             return new TxnBtreeLog(t, tp.pages(), endActions);
         }
 
@@ -148,7 +148,7 @@ class BtreeNoSpaceTest {
                     if (!everyNth) {
                         fis.diskFull(i >= fullFrom && i < fullTo);
                     }
-                    Transaction t = null;
+                    Txn t = null;
                     TreeMap<byte[], byte[]> mine = new TreeMap<>(model);
                     boolean committing = false;
                     try {
@@ -258,7 +258,7 @@ class BtreeNoSpaceTest {
 
     private static TreeMap<byte[], byte[]> read(Tp g) {
         TreeMap<byte[], byte[]> out = new TreeMap<>(Arrays::compareUnsigned);
-        Transaction t = g.tp.txn().begin();
+        Txn t = g.tp.txn().begin();
         g.tree.scan(null, g.prot(t), (k, d) -> {
             out.put(k, d);
             return true;

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.DeadlockException;
 import org.libtp.core.buffer.SharedBufferPool;
 import org.libtp.core.testkit.Seeds;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -76,7 +76,7 @@ class BtreeReclaimTest {
                 Thread t = new Thread(() -> {
                     try {
                         for (long n = 1; n < 800; n++) {
-                            Transaction t1 = f.tp.txn().begin();
+                            Txn t1 = f.tp.txn().begin();
                             try {
                                 for (int j = 0; j < BtreeCrashTest.keysOf(n); j++) {
                                     f.tree.put(BtreeCrashTest.key(ww, n, j), BtreeCrashTest.value(ww, n, j), false,
@@ -120,13 +120,13 @@ class BtreeReclaimTest {
             new Random(1).nextBytes(big);
             long pagesAfterFirst = 0;
             for (int round = 0; round < 30; round++) {
-                Transaction t = f.tp.txn().begin();
+                Txn t = f.tp.txn().begin();
                 f.tree.put("big".getBytes(StandardCharsets.UTF_8), big, false, f.prot(t), f.log(t));
                 f.commit(t);
-                Transaction a = f.tp.txn().begin(); // an aborted replace: its new chain is freed
+                Txn a = f.tp.txn().begin(); // an aborted replace: its new chain is freed
                 f.tree.put("big".getBytes(StandardCharsets.UTF_8), new byte[9_000], false, f.prot(a), f.log(a));
                 f.abort(a);
-                Transaction d = f.tp.txn().begin();
+                Txn d = f.tp.txn().begin();
                 assertArrayEquals(big, f.tree.delete("big".getBytes(StandardCharsets.UTF_8), f.prot(d), f.log(d)));
                 f.commit(d);
                 if (round == 1) {

@@ -3,13 +3,13 @@ package org.libtp.btree;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.buffer.BufferConfig;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.lock.LockConfig;
 import org.libtp.core.log.Durability;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.testkit.Seeds;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.txn.TxnEnvironment;
 
@@ -41,7 +41,7 @@ class BtreeTxnTest {
 
         /** {@code earlyLockRelease}: this process's commits release their locks before the force. */
         Tp(Path home, boolean earlyLockRelease) {
-            tp = TxnEnvironment.open(home, EnvironmentConfig.builder().failCheckMillis(0).build(),
+            tp = TxnEnvironment.open(home, RegionEnvironmentConfig.builder().failCheckMillis(0).build(),
                     LogConfig.builder().fileSize(1 << 20).bufferSize(256 * 1024).build(),
                     TxnConfig.builder().checkpointBytes(512 * 1024).earlyLockRelease(earlyLockRelease).build(),
                     BufferConfig.builder().poolBytes(4096L * 48).partitions(16).build(), LockConfig.defaults(),
@@ -59,27 +59,27 @@ class BtreeTxnTest {
                 }
             });
             if (tp.buffers().pageCount(file) <= Btree.ROOT) {
-                Transaction t = tp.txn().begin();
+                Txn t = tp.txn().begin();
                 tree.create(new TxnBtreeLog(t, tp.pages(), new EndActions()));
                 tp.txn().commit(t);
             }
         }
 
-        Protection prot(Transaction t) {
+        Protection prot(Txn t) {
             return new TxnProtection(tp.locks(), t, tree.file);
         }
 
-        BtreeLog log(Transaction t) {
+        BtreeLog log(Txn t) {
             return new TxnBtreeLog(t, tp.pages(), endActions);
         }
 
         /** Commits and runs the end actions (frees pages, unlinks emptied leaves), as the record API does. */
-        void commit(Transaction t) {
+        void commit(Txn t) {
             tp.txn().commit(t);
             endActions.ended(tp, t, true);
         }
 
-        void abort(Transaction t) {
+        void abort(Txn t) {
             tp.txn().abort(t);
             endActions.ended(tp, t, false);
         }
@@ -101,7 +101,7 @@ class BtreeTxnTest {
         TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
         try (Tp f = new Tp(home)) {
             for (int i = 0; i < 400; i++) {
-                Transaction t = f.tp.txn().begin(Durability.NO_SYNC);
+                Txn t = f.tp.txn().begin(Durability.NO_SYNC);
                 TreeMap<byte[], byte[]> mine = new TreeMap<>(model.comparator());
                 mine.putAll(model);
                 for (int k = 0, n = 1 + rnd.nextInt(40); k < n; k++) {
@@ -135,7 +135,7 @@ class BtreeTxnTest {
 
     static void check(Tp f, TreeMap<byte[], byte[]> model, long seed) {
         assertEquals(List.of(), f.tree.verify(), "seed " + seed);
-        Transaction t = f.tp.txn().begin();
+        Txn t = f.tp.txn().begin();
         List<byte[]> keys = new ArrayList<>();
         f.tree.scan(null, f.prot(t), (k, d) -> {
             keys.add(k);
@@ -153,13 +153,13 @@ class BtreeTxnTest {
     @Test
     void abortAfterARootSplitFindsKeysMovedDownFromTheRoot() {
         try (Tp f = new Tp(home)) {
-            Transaction t = f.tp.txn().begin();
+            Txn t = f.tp.txn().begin();
             for (int i = 0; i < 400; i++) { // the root (a leaf) fills and splits, several times
                 f.tree.put(bytes(String.format("k%05d", i)), new byte[60], false, f.prot(t), f.log(t));
             }
-            Transaction d = t;
+            Txn d = t;
             f.commit(d);
-            Transaction t2 = f.tp.txn().begin();
+            Txn t2 = f.tp.txn().begin();
             for (int i = 0; i < 400; i += 3) {
                 f.tree.delete(bytes(String.format("k%05d", i)), f.prot(t2), f.log(t2));
             }
@@ -171,7 +171,7 @@ class BtreeTxnTest {
             assertEquals(400, f.tree.stats().entries());
         }
         try (Tp f = new Tp(home)) {
-            Transaction t = f.tp.txn().begin();
+            Txn t = f.tp.txn().begin();
             for (int i = 0; i < 300; i++) { // a fresh tree: keys logged on the root while it is a leaf
                 f.tree.put(bytes(String.format("z%05d", i)), new byte[80], false, f.prot(t), f.log(t));
             }

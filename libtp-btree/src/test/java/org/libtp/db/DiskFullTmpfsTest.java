@@ -109,8 +109,8 @@ class DiskFullTmpfsTest {
     void regionsInTheEnvironmentDirectoryOfASmallFileSystem() throws Exception {
         Path mnt = Files.createDirectory(tmp.resolve("mnt"));
         Assumptions.assumeTrue(mountTmpfs(mnt, 24), "needs root to mount a tmpfs");
-        String was = System.getProperty(org.libtp.core.env.EnvironmentConfig.PLACEMENT_PROPERTY);
-        System.setProperty(org.libtp.core.env.EnvironmentConfig.PLACEMENT_PROPERTY, "env_dir");
+        String was = System.getProperty(org.libtp.core.env.RegionEnvironmentConfig.PLACEMENT_PROPERTY);
+        System.setProperty(org.libtp.core.env.RegionEnvironmentConfig.PLACEMENT_PROPERTY, "env_dir");
         try {
             Path home = Files.createDirectory(mnt.resolve("env"));
             try {
@@ -129,9 +129,9 @@ class DiskFullTmpfsTest {
             fillFreeReopen(home, mnt, EnvironmentConfig.builder().cacheBytes(4 << 20).build());
         } finally {
             if (was == null) {
-                System.clearProperty(org.libtp.core.env.EnvironmentConfig.PLACEMENT_PROPERTY);
+                System.clearProperty(org.libtp.core.env.RegionEnvironmentConfig.PLACEMENT_PROPERTY);
             } else {
-                System.setProperty(org.libtp.core.env.EnvironmentConfig.PLACEMENT_PROPERTY, was);
+                System.setProperty(org.libtp.core.env.RegionEnvironmentConfig.PLACEMENT_PROPERTY, was);
             }
             unmount(mnt);
         }

@@ -1,7 +1,7 @@
 package org.libtp.examples;
 
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.env.RegionSpec;
 import org.libtp.core.memory.Memory;
 import org.libtp.core.region.LatchArray;
@@ -49,7 +49,7 @@ public final class LatchDemo {
         Path dir = args.length > 0 ? Paths.get(args[0]) : Files.createTempDirectory("libtp-demo");
         Files.createDirectories(dir);
         System.out.println("LibTP latch demo: environment " + dir.toAbsolutePath());
-        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, RegionEnvironmentConfig.defaults())) {
             Region region = env.region(SPEC);
             Memory memory = region.memory();
             Latch latch = env.latch(region, LATCH, "demo counter latch");
@@ -112,7 +112,7 @@ public final class LatchDemo {
     }
 
     private static void child(Path dir) {
-        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, RegionEnvironmentConfig.defaults())) {
             Region region = env.region(SPEC);
             Memory memory = region.memory();
             Latch latch = env.latch(region, LATCH, "demo counter latch");

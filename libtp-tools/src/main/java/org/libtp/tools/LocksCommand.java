@@ -1,6 +1,6 @@
 package org.libtp.tools;
 
-import org.libtp.core.env.Environment.AttachedProcess;
+import org.libtp.core.env.RegionEnvironment.AttachedProcess;
 import org.libtp.core.lock.LockObject;
 import org.libtp.core.lock.LockTableSnapshot;
 import org.libtp.core.txn.SharedTxnManager.ActiveTransaction;

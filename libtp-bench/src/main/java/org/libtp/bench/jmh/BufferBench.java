@@ -5,8 +5,8 @@ import org.libtp.core.buffer.BufferConfig;
 import org.libtp.core.buffer.BufferManager;
 import org.libtp.core.buffer.Page;
 import org.libtp.core.buffer.SharedBufferPool;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.storage.FileStorage;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,7 +45,7 @@ public class BufferBench {
     private static final int PAGES = 64;
 
     private Path dir;
-    private Environment env;
+    private RegionEnvironment env;
     private SharedBufferPool pool;
     private int file;
     private int next;
@@ -61,7 +61,7 @@ public class BufferBench {
     @Setup(Level.Trial)
     public void setup() throws IOException {
         dir = Files.createTempDirectory("libtp-bufferbench");
-        env = Environment.open(dir, EnvironmentConfig.builder().failCheckMillis(0).build());
+        env = RegionEnvironment.open(dir, RegionEnvironmentConfig.builder().failCheckMillis(0).build());
         pool = SharedBufferPool.open(env, new FileStorage(dir), null,
                 BufferConfig.builder().poolBytes(16L << 20).build());
         file = pool.open("bench.db");

@@ -1,8 +1,8 @@
 package org.libtp.bench.jmh;
 
 import org.libtp.bench.TempDirs;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.env.RegionSpec;
 import org.libtp.core.memory.MemoryImpl;
 import org.libtp.core.region.LatchArray;
@@ -68,7 +68,7 @@ public class LatchBench {
     public MemoryImpl impl;
 
     private Path dir;
-    private Environment env;
+    private RegionEnvironment env;
     private Latch latch;
     private SharedSemaphore semaphore;
     private final ReentrantLock reentrantLock = new ReentrantLock();
@@ -78,7 +78,7 @@ public class LatchBench {
     public void setup() throws IOException {
         dir = Files.createTempDirectory("libtp-latchbench");
         try {
-            env = Environment.open(dir, EnvironmentConfig.builder().failCheckMillis(0).memory(impl).build());
+            env = RegionEnvironment.open(dir, RegionEnvironmentConfig.builder().failCheckMillis(0).memory(impl).build());
             Region region = env.region(new RegionSpec("latchbench", 4096, 1, new LatchArray(LATCHES, 64, 4)));
             MemoryBench.requireImpl(impl, region.memory());
             latch = env.latch(region, LATCHES, "bench latch");

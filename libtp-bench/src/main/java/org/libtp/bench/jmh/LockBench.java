@@ -2,14 +2,14 @@ package org.libtp.bench.jmh;
 
 import org.libtp.bench.TempDirs;
 import org.libtp.core.buffer.BufferConfig;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.lock.LockConfig;
 import org.libtp.core.lock.LockMode;
 import org.libtp.core.lock.LockObject;
 import org.libtp.core.lock.SharedLockManager;
 import org.libtp.core.log.LogConfig;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.txn.TxnEnvironment;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -55,7 +55,7 @@ public class LockBench {
     private Path dir;
     private TxnEnvironment tp;
     private SharedLockManager lm;
-    private Transaction txn;
+    private Txn txn;
     private final LockObject one = new LockObject(1, 42);
     private final LockObject[] pages = new LockObject[PAGES];
     private int next;
@@ -75,7 +75,7 @@ public class LockBench {
     public void setup() throws IOException {
         dir = Files.createTempDirectory("libtp-lockbench");
         try {
-            tp = TxnEnvironment.open(dir, EnvironmentConfig.builder().failCheckMillis(0).build(), LogConfig.defaults(),
+            tp = TxnEnvironment.open(dir, RegionEnvironmentConfig.builder().failCheckMillis(0).build(), LogConfig.defaults(),
                     TxnConfig.defaults(), BufferConfig.builder().poolBytes(1L << 20).build(),
                     LockConfig.builder().detectIntervalMillis(0).build(), new FileStorage(dir), parts -> List.of());
             lm = tp.locks();

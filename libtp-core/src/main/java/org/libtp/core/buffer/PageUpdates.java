@@ -6,7 +6,7 @@ import org.libtp.core.log.record.LogRecord;
 import org.libtp.core.log.record.LogRecords;
 import org.libtp.core.log.record.RecordType;
 import org.libtp.core.txn.ResourceManager;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 import java.util.HashMap;
 import java.util.List;
@@ -40,7 +40,7 @@ public final class PageUpdates implements ResourceManager {
      * the before and after images, applies the change and sets the page LSN. The caller holds
      * the page latch (and, in TP mode, a WRITE lock on the page). Returns the record's LSN.
      */
-    public long update(Transaction txn, Page page, int offset, byte[] after) {
+    public long update(Txn txn, Page page, int offset, byte[] after) {
         if (txn == null || page == null || after == null) {
             throw new IllegalArgumentException("transaction, page and after image must not be null");
         }
@@ -63,7 +63,7 @@ public final class PageUpdates implements ResourceManager {
      * Logs the whole image of {@code page} (latched, just changed by a structure change such as a
      * B-tree split) redo-only in {@code txn}, and sets the page LSN. Returns the record's LSN.
      */
-    public long image(Transaction txn, Page page) {
+    public long image(Txn txn, Page page) {
         if (txn == null || page == null) {
             throw new IllegalArgumentException("transaction and page must not be null");
         }

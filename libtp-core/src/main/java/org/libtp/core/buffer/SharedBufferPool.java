@@ -5,7 +5,7 @@ import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
 import org.libtp.core.LibTpException;
 import org.libtp.core.OutOfSpaceException;
-import org.libtp.core.env.Environment;
+import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.FailCheckListener;
 import org.libtp.core.env.RegionSpec;
 import org.libtp.core.log.Durability;
@@ -160,7 +160,7 @@ public final class SharedBufferPool implements BufferManager {
         return (v + a - 1) / a * a;
     }
 
-    private final Environment env;
+    private final RegionEnvironment env;
     private final Storage storage;
     private final LogManager log;
     private final Layout lay;
@@ -186,7 +186,7 @@ public final class SharedBufferPool implements BufferManager {
     private final FailCheckListener listener = this::failCheck;
     private volatile boolean closed;
 
-    private SharedBufferPool(Environment env, Storage storage, LogManager log, Layout lay, Region region,
+    private SharedBufferPool(RegionEnvironment env, Storage storage, LogManager log, Layout lay, Region region,
                              boolean tornWriteProtection) {
         this.env = env;
         this.imagesBeforeWrites = log != null && tornWriteProtection;
@@ -218,7 +218,7 @@ public final class SharedBufferPool implements BufferManager {
      * without logging (the paper's SHARED mode): pages are then written without a write-ahead
      * check.
      */
-    public static SharedBufferPool open(Environment env, Storage storage, LogManager log, BufferConfig config) {
+    public static SharedBufferPool open(RegionEnvironment env, Storage storage, LogManager log, BufferConfig config) {
         if (env == null || storage == null || config == null) {
             throw new IllegalArgumentException("environment, storage and config must not be null");
         }
@@ -261,7 +261,7 @@ public final class SharedBufferPool implements BufferManager {
      * region is attached: its size depends on them, so a process with other settings would
      * otherwise only see a fingerprint mismatch instead of the setting to fix.
      */
-    private static void checkSettings(Environment env, BufferConfig config) {
+    private static void checkSettings(RegionEnvironment env, BufferConfig config) {
         Region cfg = env.region(new RegionSpec("buffer.cfg", 512, CFG_VERSION, new LatchArray(256, 64, 1)));
         Memory m = cfg.memory();
         Latch l = env.latch(cfg, 256, "buffer settings latch");
@@ -1484,7 +1484,7 @@ public final class SharedBufferPool implements BufferManager {
                 imagedWrites.sum());
     }
 
-    Environment environment() {
+    RegionEnvironment environment() {
         return env;
     }
 

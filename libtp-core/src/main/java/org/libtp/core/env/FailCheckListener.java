@@ -1,12 +1,12 @@
 package org.libtp.core.env;
 
 /**
- * Called by {@link Environment#failCheck()} in the process running it, after dead processes that
+ * Called by {@link RegionEnvironment#failCheck()} in the process running it, after dead processes that
  * held no latch have been found and before their slots are freed. Managers use it to roll back
  * the work of dead processes (abort their transactions, release their locks). Called on every
  * failCheck, even when no process died this time, so a manager can also clean up after processes
  * whose slots another process (without that manager) already freed: compare the owner's slot
- * generation with {@link Environment#slotGeneration(int)}.
+ * generation with {@link RegionEnvironment#slotGeneration(int)}.
  */
 @FunctionalInterface
 public interface FailCheckListener {

@@ -13,13 +13,13 @@ package org.libtp.core.env;
  */
 public enum RegionPlacement {
     /**
-     * {@link #SHM} where the shared-memory directory ({@link EnvironmentConfig#shmDirectory()},
+     * {@link #SHM} where the shared-memory directory ({@link RegionEnvironmentConfig#shmDirectory()},
      * default {@code /dev/shm}) is a usable tmpfs (Linux, present, writable, at least 128 MiB
      * free, a directory of ours can be made there), else {@link #ENV_DIR}. The default.
      */
     AUTO,
     /**
-     * In a directory {@code libtp-<id>} (mode 0700) under {@link EnvironmentConfig#shmDirectory()},
+     * In a directory {@code libtp-<id>} (mode 0700) under {@link RegionEnvironmentConfig#shmDirectory()},
      * where {@code id} is derived from the environment directory's real path, device and inode;
      * an open that cannot use it fails rather than falling back.
      */
@@ -29,14 +29,14 @@ public enum RegionPlacement {
 
     /** The value of system property {@code libtp.regions} (auto, shm, env_dir), or AUTO. */
     static RegionPlacement fromSystemProperty() {
-        String v = System.getProperty(EnvironmentConfig.PLACEMENT_PROPERTY);
+        String v = System.getProperty(RegionEnvironmentConfig.PLACEMENT_PROPERTY);
         if (v == null || v.isBlank()) {
             return AUTO;
         }
         try {
             return valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("system property " + EnvironmentConfig.PLACEMENT_PROPERTY + "='" + v
+            throw new IllegalArgumentException("system property " + RegionEnvironmentConfig.PLACEMENT_PROPERTY + "='" + v
                     + "' is not one of auto, shm, env_dir");
         }
     }

@@ -36,7 +36,7 @@ import static org.libtp.core.env.EnvLayout.*;
 
 /**
  * The per-JVM state of one open environment: the lock file, the mapped regions and this
- * process's registry slot. Every {@link Environment} handle of the same directory in one JVM
+ * process's registry slot. Every {@link RegionEnvironment} handle of the same directory in one JVM
  * shares one instance (reference counted): a process has one slot and one lock-file channel per
  * environment, as record locks require.
  *
@@ -53,7 +53,7 @@ final class SharedEnvironment implements SyncContext {
     private final Path regionDir;
     /** How the regions are placed (SHM or ENV_DIR), as recorded in the lock file. */
     private final RegionLocation location;
-    private final EnvironmentConfig config;
+    private final RegionEnvironmentConfig config;
     private final LockFile lockFile;
     private final Region env;
     private final Memory mem;
@@ -71,7 +71,7 @@ final class SharedEnvironment implements SyncContext {
     private int refs = 1;
     private volatile boolean closed;
 
-    private SharedEnvironment(Path home, RegionLocation location, EnvironmentConfig config, LockFile lockFile,
+    private SharedEnvironment(Path home, RegionLocation location, RegionEnvironmentConfig config, LockFile lockFile,
                               Region env, int slot, FileLock slotLock, boolean created, boolean previousUnclean) {
         this.home = home;
         this.location = location;
@@ -100,7 +100,7 @@ final class SharedEnvironment implements SyncContext {
     // ---------------------------------------------------------------- attach / detach
 
     /** Creates or attaches the environment in {@code home} (a real path) for this process. */
-    static SharedEnvironment attach(Path home, EnvironmentConfig config) {
+    static SharedEnvironment attach(Path home, RegionEnvironmentConfig config) {
         LockFile lockFile;
         try {
             lockFile = LockFile.open(home);
@@ -124,7 +124,7 @@ final class SharedEnvironment implements SyncContext {
         }
     }
 
-    private static SharedEnvironment attachLocked(Path home, EnvironmentConfig config, LockFile lockFile)
+    private static SharedEnvironment attachLocked(Path home, RegionEnvironmentConfig config, LockFile lockFile)
             throws IOException {
         RegionLocation recorded = lockFile.readLocation();
         // An environment created before the location was recorded keeps its regions in home.
@@ -257,7 +257,7 @@ final class SharedEnvironment implements SyncContext {
      *
      * @throws EnvironmentAccessException placement SHM and shared memory is not usable
      */
-    private static RegionLocation choose(Path home, EnvironmentConfig config) {
+    private static RegionLocation choose(Path home, RegionEnvironmentConfig config) {
         RegionPlacement p = config.regionPlacement();
         if (p == RegionPlacement.ENV_DIR) {
             return new RegionLocation(true, RegionPlacement.ENV_DIR, 0, 0, home);
@@ -288,8 +288,8 @@ final class SharedEnvironment implements SyncContext {
         return new RegionLocation(true, RegionPlacement.SHM, 0, 0, dir);
     }
 
-    /** As {@link #checkPlacement(Path, EnvironmentConfig, RegionLocation)} for another handle of this JVM. */
-    void checkPlacement(EnvironmentConfig other) {
+    /** As {@link #checkPlacement(Path, RegionEnvironmentConfig, RegionLocation)} for another handle of this JVM. */
+    void checkPlacement(RegionEnvironmentConfig other) {
         checkPlacement(home, other, location);
     }
 
@@ -297,7 +297,7 @@ final class SharedEnvironment implements SyncContext {
      * A process attaching to a running environment goes where its regions are; one that asked
      * explicitly for another place is told so.
      */
-    private static void checkPlacement(Path home, EnvironmentConfig config, RegionLocation running) {
+    private static void checkPlacement(Path home, RegionEnvironmentConfig config, RegionLocation running) {
         RegionPlacement want = config.regionPlacement();
         boolean ok = switch (want) {
             case AUTO -> true;
@@ -327,7 +327,7 @@ final class SharedEnvironment implements SyncContext {
     }
 
     private static Region createEnvRegion(Path home, RegionLocation location, LockFile lockFile,
-                                          EnvironmentConfig config) throws IOException {
+                                          RegionEnvironmentConfig config) throws IOException {
         // The new env region replaces the old one by rename, with NEEDS_RECOVERY already set: a
         // crash at any point of this leaves an environment that is reported unclean.
         Path dir = location.directory();
@@ -426,7 +426,7 @@ final class SharedEnvironment implements SyncContext {
         return lockFile;
     }
 
-    /** See {@link Environment#crashForTest()}. */
+    /** See {@link RegionEnvironment#crashForTest()}. */
     synchronized void crashForTest() {
         closed = true;
         if (monitor != null) {
@@ -457,7 +457,7 @@ final class SharedEnvironment implements SyncContext {
         return location.placement();
     }
 
-    EnvironmentConfig config() {
+    RegionEnvironmentConfig config() {
         return config;
     }
 

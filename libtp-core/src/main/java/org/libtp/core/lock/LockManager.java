@@ -1,11 +1,11 @@
 package org.libtp.core.lock;
 
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 /**
  * The lock manager (paper 3.2.3, 4.1): page locks for two-phase locking and the B-link tree's
  * early-released internal page locks, shared by every process of an environment, with deadlock
- * detection over all of them. The locker is the transaction ({@link Transaction#slot()}); its
+ * detection over all of them. The locker is the transaction ({@link Txn#slot()}); its
  * locks are released when it commits or aborts (lock_unlock_all, called by the transaction
  * manager).
  *
@@ -33,7 +33,7 @@ public interface LockManager extends AutoCloseable {
      * @throws org.libtp.core.LockNotGrantedException {@link #NOWAIT} and it would have waited
      * @throws org.libtp.core.CapacityExceededException the lock table is full (maxLocks or maxObjects)
      */
-    void lock(Transaction txn, LockObject obj, LockMode mode, int flags);
+    void lock(Txn txn, LockObject obj, LockMode mode, int flags);
 
     /**
      * Releases one reference to {@code txn}'s lock on {@code obj}; the lock goes when the count
@@ -42,10 +42,10 @@ public interface LockManager extends AutoCloseable {
      *
      * @throws IllegalStateException if {@code txn} holds no lock on {@code obj}
      */
-    void unlock(Transaction txn, LockObject obj);
+    void unlock(Txn txn, LockObject obj);
 
     /** Releases every lock of {@code txn} (lock_unlock_all); the transaction manager calls it at the end. */
-    void unlockAll(Transaction txn);
+    void unlockAll(Txn txn);
 
     /**
      * Converts {@code txn}'s READ lock on {@code obj} to WRITE (lock_upgrade), waiting for the
@@ -54,7 +54,7 @@ public interface LockManager extends AutoCloseable {
      *
      * @throws IllegalStateException if {@code txn} holds no lock on {@code obj}
      */
-    void upgrade(Transaction txn, LockObject obj, int flags);
+    void upgrade(Txn txn, LockObject obj, int flags);
 
     /**
      * Converts {@code txn}'s WRITE lock on {@code obj} to READ (lock_downgrade) and grants the
@@ -62,10 +62,10 @@ public interface LockManager extends AutoCloseable {
      *
      * @throws IllegalStateException if {@code txn} holds no lock on {@code obj}
      */
-    void downgrade(Transaction txn, LockObject obj);
+    void downgrade(Txn txn, LockObject obj);
 
     /** The mode {@code txn} holds on {@code obj}, or null if it holds none. */
-    LockMode heldMode(Transaction txn, LockObject obj);
+    LockMode heldMode(Txn txn, LockObject obj);
 
     /** Runs one deadlock detection pass over the whole table now; returns the number of victims chosen. */
     int detect();

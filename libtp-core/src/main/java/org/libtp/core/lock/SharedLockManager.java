@@ -6,7 +6,7 @@ import org.libtp.core.LockNotGrantedException;
 import org.libtp.core.LockTimeoutException;
 import org.libtp.core.RunRecoveryException;
 import org.libtp.core.SelfDeadlockException;
-import org.libtp.core.env.Environment;
+import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.FailCheckListener;
 import org.libtp.core.env.RegionSpec;
 import org.libtp.core.memory.Memory;
@@ -15,7 +15,7 @@ import org.libtp.core.region.Region;
 import org.libtp.core.sync.Latch;
 import org.libtp.core.sync.SharedSemaphore;
 import org.libtp.core.txn.SharedTxnManager;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnEndListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -215,7 +215,7 @@ public final class SharedLockManager implements LockManager {
         int n;
     }
 
-    private final Environment env;
+    private final RegionEnvironment env;
     private final SharedTxnManager txns;
     private final LockConfig config;
     private final Memory ctl;
@@ -227,7 +227,7 @@ public final class SharedLockManager implements LockManager {
     private final int bucketMask;
     private final int maxLockers;
     /** This JVM's transactions by locker slot (the last that locked through it; may be finished). */
-    private final Transaction[] local;
+    private final Txn[] local;
     /** This JVM's transactions' file locks by locker slot (see {@link FileLocks}). */
     private final FileLocks[] fileLocks;
     /**
@@ -260,7 +260,7 @@ public final class SharedLockManager implements LockManager {
         this.partShift = Integer.numberOfTrailingZeros(lay.partitions);
         this.bucketMask = lay.bucketsPerPartition - 1;
         this.maxLockers = lay.maxLockers;
-        this.local = new Transaction[lay.maxLockers];
+        this.local = new Txn[lay.maxLockers];
         this.fileLocks = new FileLocks[lay.maxLockers];
         this.escalateAt = config.escalationThreshold() == 0 ? 0
                 : Math.max(1, Math.min(config.escalationThreshold(), Math.min(lay.maxLocks, lay.maxObjects) / 4));
@@ -284,7 +284,7 @@ public final class SharedLockManager implements LockManager {
         if (txn == null || config == null) {
             throw new IllegalArgumentException("transaction manager and config must not be null");
         }
-        Environment env = txn.environment();
+        RegionEnvironment env = txn.environment();
         Region control = env.region(controlSpec());
         Memory ctl = control.memory();
         Latch init = env.latch(control, OFF_INIT_LATCH, "lock manager init latch");
@@ -391,7 +391,7 @@ public final class SharedLockManager implements LockManager {
         }
     }
 
-    private void checkArgs(Transaction txn, LockObject obj) {
+    private void checkArgs(Txn txn, LockObject obj) {
         if (txn == null) {
             throw new IllegalArgumentException("transaction must not be null");
         }
@@ -423,7 +423,7 @@ public final class SharedLockManager implements LockManager {
      * now), and a page request the file lock covers is granted without the shared table.
      */
     @Override
-    public void lock(Transaction txn, LockObject obj, LockMode mode, int flags) {
+    public void lock(Txn txn, LockObject obj, LockMode mode, int flags) {
         if (mode == null) {
             throw new IllegalArgumentException("lock mode must not be null");
         }
@@ -473,7 +473,7 @@ public final class SharedLockManager implements LockManager {
      * {@code wait}, gives up at once if another transaction's lock is in the way. True if the
      * file lock is held now.
      */
-    private boolean escalate(Transaction txn, FileLocks fl, int fileId, boolean write, boolean wait) {
+    private boolean escalate(Txn txn, FileLocks fl, int fileId, boolean write, boolean wait) {
         int held = fl.held(fileId);
         int want = write || fl.wrote(fileId) ? LockMode.WRITE.ordinal() : LockMode.READ.ordinal();
         int target = held < 0 ? want : LockMode.join(held, want);
@@ -496,7 +496,7 @@ public final class SharedLockManager implements LockManager {
      * transaction's own thread changes its chain, so it is walked without a latch; each request
      * is released under its partition's.
      */
-    private void releaseCovered(Transaction txn, int fileId, int fileMode) {
+    private void releaseCovered(Txn txn, int fileId, int fileMode) {
         long lk = locker(txn.slot());
         int c = mem.getIntVolatile(lk + L_CHAIN);
         while (c != 0) {
@@ -525,7 +525,7 @@ public final class SharedLockManager implements LockManager {
     }
 
     /** The file locks this process knows transaction {@code txn} to hold (created at its first lock). */
-    private FileLocks fileLocks(Transaction txn) {
+    private FileLocks fileLocks(Txn txn) {
         int me = txn.slot();
         FileLocks fl = fileLocks[me];
         if (fl == null || fl.txnId != txn.id()) {
@@ -595,7 +595,7 @@ public final class SharedLockManager implements LockManager {
     }
 
     @Override
-    public void upgrade(Transaction txn, LockObject obj, int flags) {
+    public void upgrade(Txn txn, LockObject obj, int flags) {
         checkArgs(txn, obj);
         checkFlags(flags);
         acquire(txn, obj, LockMode.WRITE.ordinal(), flags, false, true);
@@ -608,7 +608,7 @@ public final class SharedLockManager implements LockManager {
      * @param addRef   a lock() call: one more reference on success
      * @param mustHold an upgrade: the transaction must already hold the object
      */
-    private void acquire(Transaction txn, LockObject obj, int want, int flags, boolean addRef, boolean mustHold) {
+    private void acquire(Txn txn, LockObject obj, int want, int flags, boolean addRef, boolean mustHold) {
         int me = txn.slot();
         long lk = locker(me);
         if (mem.getLong(lk + L_TXN) != txn.id()) { // plain read: only this transaction's thread sets it to its id
@@ -658,7 +658,7 @@ public final class SharedLockManager implements LockManager {
         }
     }
 
-    private static IllegalStateException notHeld(Transaction txn, LockObject obj) {
+    private static IllegalStateException notHeld(Txn txn, LockObject obj) {
         return new IllegalStateException("transaction " + txn.id() + " holds no lock on " + obj);
     }
 
@@ -756,14 +756,14 @@ public final class SharedLockManager implements LockManager {
      * Sleeps on the transaction's semaphore until its request {@code r} is granted, refused by
      * the detector, or times out; every wake-up re-checks under the latch (posts may be stale).
      */
-    private void await(Transaction txn, LockObject obj, int p, int r, boolean conversion, int want, boolean addRef) {
+    private void await(Txn txn, LockObject obj, int p, int r, boolean conversion, int want, boolean addRef) {
         int me = txn.slot();
         long lk = locker(me);
         SharedSemaphore sem = waiter(me);
         if (config.detectOnBlock() && cycleThrough(me)) {
             detectPass(); // confirm on a consistent graph, choose and refuse victims
         }
-        Transaction mine = blockedBySameThread(me, txn);
+        Txn mine = blockedBySameThread(me, txn);
         int selfPosts = -1;
         if (mine != null) {
             partLatches[p].acquire();
@@ -857,13 +857,13 @@ public final class SharedLockManager implements LockManager {
      * A transaction of this JVM, last used for a lock by the calling thread, that the waiting
      * request of locker {@code me} waits for directly; null if none.
      */
-    private Transaction blockedBySameThread(int me, Transaction txn) {
+    private Txn blockedBySameThread(int me, Txn txn) {
         int[][] edges = {new int[16]};
         int n = edgesOf(me, edges);
         Thread self = Thread.currentThread();
         for (int i = 0; i < n; i++) {
             int s = edges[0][i];
-            Transaction h = s >= 0 && s < maxLockers ? local[s] : null;
+            Txn h = s >= 0 && s < maxLockers ? local[s] : null;
             if (h != null && h != txn && h.slot() == s && !h.isFinished() && h.lockingThread() == self
                     && mem.getLongVolatile(locker(s) + L_TXN) == h.id()) {
                 return h;
@@ -895,7 +895,7 @@ public final class SharedLockManager implements LockManager {
     // ------------------------------------------------------------------ unlock, convert, query
 
     @Override
-    public void unlock(Transaction txn, LockObject obj) {
+    public void unlock(Txn txn, LockObject obj) {
         checkArgs(txn, obj);
         FileLocks fl = fileLocks[txn.slot()];
         boolean known = fl != null && fl.txnId == txn.id();
@@ -915,7 +915,7 @@ public final class SharedLockManager implements LockManager {
         unlockObject(txn, obj);
     }
 
-    private void unlockObject(Transaction txn, LockObject obj) {
+    private void unlockObject(Txn txn, LockObject obj) {
         int me = txn.slot();
         long lk = locker(me);
         if (mem.getLong(lk + L_TXN) != txn.id()) {
@@ -981,7 +981,7 @@ public final class SharedLockManager implements LockManager {
     }
 
     @Override
-    public void downgrade(Transaction txn, LockObject obj) {
+    public void downgrade(Txn txn, LockObject obj) {
         checkArgs(txn, obj);
         int me = txn.slot();
         if (mem.getLong(locker(me) + L_TXN) != txn.id()) {
@@ -1011,7 +1011,7 @@ public final class SharedLockManager implements LockManager {
     }
 
     @Override
-    public LockMode heldMode(Transaction txn, LockObject obj) {
+    public LockMode heldMode(Txn txn, LockObject obj) {
         checkArgs(txn, obj);
         int me = txn.slot();
         if (mem.getLong(locker(me) + L_TXN) != txn.id()) {
@@ -1033,7 +1033,7 @@ public final class SharedLockManager implements LockManager {
     }
 
     @Override
-    public void unlockAll(Transaction txn) {
+    public void unlockAll(Txn txn) {
         if (txn == null) {
             throw new IllegalArgumentException("transaction must not be null");
         }

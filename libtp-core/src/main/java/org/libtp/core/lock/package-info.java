@@ -3,7 +3,7 @@
  * shared regions {@code lock} and {@code lock.tables}
  * ({@link org.libtp.core.lock.SharedLockManager} has the offset tables), with FIFO queueing,
  * conversions, timeouts and deadlock detection across processes. The locker is a transaction:
- * its index in the shared transaction table ({@link org.libtp.core.txn.Transaction#slot()}).
+ * its index in the shared transaction table ({@link org.libtp.core.txn.Txn#slot()}).
  *
  * <h2>Structures and invariants</h2>
  * <ul>

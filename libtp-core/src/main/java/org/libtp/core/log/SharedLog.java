@@ -3,7 +3,7 @@ package org.libtp.core.log;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
 import org.libtp.core.OutOfSpaceException;
-import org.libtp.core.env.Environment;
+import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.RegionSpec;
 import org.libtp.core.memory.Memory;
 import org.libtp.core.region.LatchArray;
@@ -123,7 +123,7 @@ public final class SharedLog implements LogManager {
     /** How far ahead of the records the background keeps the file allocated, beyond the reserve. */
     static final long AHEAD = 512 * 1024;
 
-    private final Environment env;
+    private final RegionEnvironment env;
     private final Storage storage;
     private final Memory mem;
     private final Latch logLatch;
@@ -147,7 +147,7 @@ public final class SharedLog implements LogManager {
     private long forces;
     private volatile boolean closed;
 
-    private SharedLog(Environment env, Storage storage, Region region, LogConfig config) {
+    private SharedLog(RegionEnvironment env, Storage storage, Region region, LogConfig config) {
         this.env = env;
         this.storage = storage;
         this.mem = region.memory();
@@ -172,7 +172,7 @@ public final class SharedLog implements LogManager {
      * Opens the log of {@code env} on {@code storage}. The first process (the log region is new)
      * finds the end of the log, truncating a torn tail; later ones attach.
      */
-    public static SharedLog open(Environment env, Storage storage, LogConfig config) {
+    public static SharedLog open(RegionEnvironment env, Storage storage, LogConfig config) {
         Region region = env.region(spec(config));
         Memory m = region.memory();
         SharedLog log;

@@ -3,8 +3,8 @@ package org.libtp.core.txn;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
 import org.libtp.core.buffer.DataFiles;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.LogAnchor;
 import org.libtp.core.log.LogFileHeader;
 import org.libtp.core.storage.FileStorage;
@@ -42,7 +42,7 @@ public final class Repair {
     public static long resetLog(Path home, Storage storage) {
         // Attaching alone to the environment proves no other process has it open (and keeps its
         // process slot while the files are rewritten).
-        try (Environment env = Environment.open(home, EnvironmentConfig.defaults())) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, RegionEnvironmentConfig.defaults())) {
             if (env.busyProcessSlots() > 1) {
                 throw new IllegalStateException("environment " + home + " is open in " + (env.busyProcessSlots() - 1)
                         + " other process(es); close it everywhere before resetting its log");
@@ -93,7 +93,7 @@ public final class Repair {
      */
     public static Map<Integer, String> rebuildFileRegistry(Path home) {
         Storage storage = new FileStorage(home);
-        try (Environment env = Environment.open(home, EnvironmentConfig.defaults())) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, RegionEnvironmentConfig.defaults())) {
             if (env.busyProcessSlots() > 1) {
                 throw new IllegalStateException("environment " + home + " is open in " + (env.busyProcessSlots() - 1)
                         + " other process(es); close it everywhere before rebuilding its file registry");

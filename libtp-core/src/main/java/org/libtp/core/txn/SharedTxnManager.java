@@ -4,7 +4,7 @@ import org.libtp.core.CapacityExceededException;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.OutOfSpaceException;
 import org.libtp.core.RunRecoveryException;
-import org.libtp.core.env.Environment;
+import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.FailCheckListener;
 import org.libtp.core.env.RegionSpec;
 import org.libtp.core.log.Durability;
@@ -106,7 +106,7 @@ public final class SharedTxnManager implements TransactionManager {
     static final int COMMITTING = 2;
     static final int ABORTING = 3;
 
-    private final Environment env;
+    private final RegionEnvironment env;
     private final SharedLog log;
     private final TxnConfig config;
     private final Memory mem;
@@ -125,7 +125,7 @@ public final class SharedTxnManager implements TransactionManager {
     private final java.util.concurrent.atomic.LongAdder committed = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder aborted = new java.util.concurrent.atomic.LongAdder();
 
-    private SharedTxnManager(Environment env, SharedLog log, TxnConfig config, Region region,
+    private SharedTxnManager(RegionEnvironment env, SharedLog log, TxnConfig config, Region region,
                              List<ResourceManager> rms) {
         this.env = env;
         this.log = log;
@@ -155,7 +155,7 @@ public final class SharedTxnManager implements TransactionManager {
      * undo. The first process to open it after the regions were (re)built runs recovery; the
      * others wait for it.
      */
-    public static SharedTxnManager open(Environment env, SharedLog log, TxnConfig config, List<ResourceManager> rms) {
+    public static SharedTxnManager open(RegionEnvironment env, SharedLog log, TxnConfig config, List<ResourceManager> rms) {
         return open(env, log, config, rms, false);
     }
 
@@ -165,7 +165,7 @@ public final class SharedTxnManager implements TransactionManager {
      * {@code DB_RECOVER_FATAL}): for a hot backup, whose data files may be older than the last
      * checkpoint in its log says.
      */
-    public static SharedTxnManager open(Environment env, SharedLog log, TxnConfig config, List<ResourceManager> rms,
+    public static SharedTxnManager open(RegionEnvironment env, SharedLog log, TxnConfig config, List<ResourceManager> rms,
                                         boolean catastrophic) {
         Region region = env.region(spec(config));
         SharedTxnManager tm = new SharedTxnManager(env, log, config, region, rms);
@@ -197,12 +197,12 @@ public final class SharedTxnManager implements TransactionManager {
     }
 
     @Override
-    public Transaction begin() {
+    public Txn begin() {
         return begin(config.durability());
     }
 
     @Override
-    public Transaction begin(Durability durability) {
+    public Txn begin(Durability durability) {
         if (durability == null) {
             throw new IllegalArgumentException("durability must not be null");
         }
@@ -227,7 +227,7 @@ public final class SharedTxnManager implements TransactionManager {
                     mem.getAndAddInt(OFF_ACTIVE, 1);
                     log.activeTransactions(1);
                     begun.increment();
-                    return new Transaction(this, i, id, durability);
+                    return new Txn(this, i, id, durability);
                 }
             }
         } finally {
@@ -238,7 +238,7 @@ public final class SharedTxnManager implements TransactionManager {
                 + "environment is next created)");
     }
 
-    long log(Transaction t, LogRecord record) {
+    long log(Txn t, LogRecord record) {
         if (record == null) {
             throw new IllegalArgumentException("record must not be null");
         }
@@ -275,14 +275,14 @@ public final class SharedTxnManager implements TransactionManager {
         return lsn;
     }
 
-    /** See {@link Transaction#ensureLogSpace}. */
-    void ensureLogSpace(Transaction t, long bytes) {
+    /** See {@link Txn#ensureLogSpace}. */
+    void ensureLogSpace(Txn t, long bytes) {
         t.checkActive();
         log.ensureSpace(bytes);
     }
 
     @Override
-    public void commit(Transaction t) {
+    public void commit(Txn t) {
         checkTxn(t);
         checkOpen();
         t.checkActive();
@@ -333,7 +333,7 @@ public final class SharedTxnManager implements TransactionManager {
     }
 
     @Override
-    public void abort(Transaction t) {
+    public void abort(Txn t) {
         checkTxn(t);
         checkOpen();
         t.checkActive();
@@ -370,20 +370,20 @@ public final class SharedTxnManager implements TransactionManager {
         endListeners.add(l);
     }
 
-    private void end(Transaction t) {
+    private void end(Txn t) {
         releaseLocks(t);
         finish(t);
     }
 
     /** Runs the end listeners: the lock manager releases the transaction's locks. */
-    private void releaseLocks(Transaction t) {
+    private void releaseLocks(Txn t) {
         for (TxnEndListener l : endListeners) {
             l.ended(t.slot, t.id, t.finishedCommitted);
         }
     }
 
     /** Frees the transaction's table entry. */
-    private void finish(Transaction t) {
+    private void finish(Txn t) {
         t.finished = true;
         (t.finishedCommitted ? committed : aborted).increment();
         long e = entry(t.slot);
@@ -435,7 +435,7 @@ public final class SharedTxnManager implements TransactionManager {
      * The semaphore transaction {@code t} sleeps on while it waits for a lock; the lock manager
      * posts it when the lock is granted (or the wait is broken).
      */
-    public org.libtp.core.sync.SharedSemaphore waiter(Transaction t) {
+    public org.libtp.core.sync.SharedSemaphore waiter(Txn t) {
         t.checkActive();
         return waiter(t.slot);
     }
@@ -468,7 +468,7 @@ public final class SharedTxnManager implements TransactionManager {
     }
 
     /** The environment this manager belongs to. */
-    public Environment environment() {
+    public RegionEnvironment environment() {
         return env;
     }
 
@@ -1043,7 +1043,7 @@ public final class SharedTxnManager implements TransactionManager {
         return found[0];
     }
 
-    private void checkTxn(Transaction t) {
+    private void checkTxn(Txn t) {
         if (t == null) {
             throw new IllegalArgumentException("transaction must not be null");
         }

@@ -9,19 +9,19 @@ import org.libtp.core.log.Durability;
 public interface TransactionManager extends AutoCloseable {
 
     /** Begins a transaction with the configured durability. */
-    Transaction begin();
+    Txn begin();
 
     /** Begins a transaction whose commit waits as {@code durability} says. */
-    Transaction begin(Durability durability);
+    Txn begin(Durability durability);
 
     /**
      * Commits: writes the commit record and waits for its durability (a transaction that wrote
      * nothing writes and forces nothing). Returns only when the commit is as durable as asked.
      */
-    void commit(Transaction txn);
+    void commit(Txn txn);
 
     /** Aborts: undoes the transaction's changes through its prev-LSN chain (log_unroll). */
-    void abort(Transaction txn);
+    void abort(Txn txn);
 
     /** Takes a checkpoint now; returns the LSN of its record. */
     long checkpoint();

@@ -9,7 +9,7 @@ package org.libtp.core.txn;
 @FunctionalInterface
 public interface TxnEndListener {
     /**
-     * @param slot      the transaction's index in the shared table ({@link Transaction#slot()})
+     * @param slot      the transaction's index in the shared table ({@link Txn#slot()})
      * @param txnId     its id
      * @param committed true after commit, false after abort
      */

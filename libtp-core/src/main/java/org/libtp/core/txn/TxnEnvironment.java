@@ -3,8 +3,8 @@ package org.libtp.core.txn;
 import org.libtp.core.buffer.BufferConfig;
 import org.libtp.core.buffer.PageUpdates;
 import org.libtp.core.buffer.SharedBufferPool;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.lock.LockConfig;
 import org.libtp.core.lock.SharedLockManager;
 import org.libtp.core.log.LogConfig;
@@ -25,11 +25,11 @@ import java.util.function.Function;
  * flushed).
  *
  * <pre>{@code
- * try (TxnEnvironment tp = TxnEnvironment.open(dir, EnvironmentConfig.defaults(), LogConfig.defaults(),
+ * try (TxnEnvironment tp = TxnEnvironment.open(dir, RegionEnvironmentConfig.defaults(), LogConfig.defaults(),
  *         TxnConfig.defaults(), BufferConfig.defaults(), LockConfig.defaults(), new FileStorage(dir),
  *         parts -> List.of())) {
  *     int file = tp.buffers().open("data.db");
- *     Transaction t = tp.txn().begin();
+ *     Txn t = tp.txn().begin();
  *     tp.locks().lock(t, new LockObject(file, 0), LockMode.WRITE, 0);
  *     Page p = tp.buffers().get(file, 0, BufferManager.CREATE);
  *     p.latch();
@@ -42,7 +42,7 @@ import java.util.function.Function;
  */
 public final class TxnEnvironment implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TxnEnvironment.class);
-    private final Environment env;
+    private final RegionEnvironment env;
     private final Storage storage;
     private final SharedLog log;
     private final SharedBufferPool buffers;
@@ -52,7 +52,7 @@ public final class TxnEnvironment implements AutoCloseable {
     private final List<ResourceManager> resourceManagers;
 
     /** What record managers may use when they are created (the transaction manager is not open yet). */
-    public record Parts(Environment env, Storage storage, SharedLog log, SharedBufferPool buffers, PageUpdates pages) {
+    public record Parts(RegionEnvironment env, Storage storage, SharedLog log, SharedBufferPool buffers, PageUpdates pages) {
     }
 
     private TxnEnvironment(Parts parts, SharedTxnManager txn, SharedLockManager locks, List<ResourceManager> rms) {
@@ -67,15 +67,15 @@ public final class TxnEnvironment implements AutoCloseable {
     }
 
     /** Opens with the real file system and the default buffer pool. */
-    public static TxnEnvironment open(Path home, EnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
-                                      BiFunction<Environment, Storage, List<ResourceManager>> resourceManagers) {
+    public static TxnEnvironment open(Path home, RegionEnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
+                                      BiFunction<RegionEnvironment, Storage, List<ResourceManager>> resourceManagers) {
         return open(home, envConfig, logConfig, txnConfig, new FileStorage(home), resourceManagers);
     }
 
     /** Opens with the given storage (tests inject faults through it) and the default buffer pool. */
-    public static TxnEnvironment open(Path home, EnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
+    public static TxnEnvironment open(Path home, RegionEnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
                                       Storage storage,
-                                      BiFunction<Environment, Storage, List<ResourceManager>> resourceManagers) {
+                                      BiFunction<RegionEnvironment, Storage, List<ResourceManager>> resourceManagers) {
         return open(home, envConfig, logConfig, txnConfig, BufferConfig.defaults(), LockConfig.defaults(), storage,
                 parts -> resourceManagers.apply(parts.env(), parts.storage()));
     }
@@ -84,7 +84,7 @@ public final class TxnEnvironment implements AutoCloseable {
      * Opens everything. {@code resourceManagers} creates the record managers (besides the
      * buffer manager's page records, which are always there) from the managers opened so far.
      */
-    public static TxnEnvironment open(Path home, EnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
+    public static TxnEnvironment open(Path home, RegionEnvironmentConfig envConfig, LogConfig logConfig, TxnConfig txnConfig,
                                       BufferConfig bufferConfig, LockConfig lockConfig, Storage storage,
                                       Function<Parts, List<ResourceManager>> resourceManagers) {
         // A backup's manifest (or a request by hand) asks for catastrophic recovery: the copy's
@@ -96,7 +96,7 @@ public final class TxnEnvironment implements AutoCloseable {
                     + BackupManifest.FILE + " says " + manifest.state() + "): it cannot be recovered; delete it and "
                     + "take the backup (or the restore) again");
         }
-        Environment env = Environment.open(home, envConfig);
+        RegionEnvironment env = RegionEnvironment.open(home, envConfig);
         SharedLog log = null;
         SharedBufferPool buffers = null;
         SharedTxnManager txn = null;
@@ -159,7 +159,7 @@ public final class TxnEnvironment implements AutoCloseable {
         }
     }
 
-    public Environment env() {
+    public RegionEnvironment env() {
         return env;
     }
 

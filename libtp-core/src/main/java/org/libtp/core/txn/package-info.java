@@ -7,7 +7,7 @@
  * <ul>
  *   <li><b>Ids</b> come from a counter in the region under the txn latch, so they are unique
  *       across processes; recovery restarts it above every id in the log.</li>
- *   <li><b>Logging.</b> A record manager logs a change through {@link org.libtp.core.txn.Transaction#log}
+ *   <li><b>Logging.</b> A record manager logs a change through {@link org.libtp.core.txn.Txn#log}
  *       (before+after images, chained by prev-LSN) while holding the latch of the data it changes,
  *       and applies it before releasing that latch.</li>
  *   <li><b>Commit</b> appends a commit record and flushes it per the transaction's durability

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.log.Durability;
 import org.libtp.core.testkit.ChildJvm;
 import org.libtp.core.testkit.Seeds;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.storage.FileStorage;
 
@@ -35,7 +35,7 @@ class BufferCrashTest {
     public static final class EvictUncommitted {
         public static void main(String[] args) throws Exception {
             try (PageFixture f = new PageFixture(Path.of(args[0]), 16, 0)) {
-                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                Txn t = f.tm.begin(Durability.NO_SYNC);
                 f.add(t, 0, 0, 4242);
                 for (int p = 1; p <= 40; p++) {
                     f.get(p, 0);
@@ -82,7 +82,7 @@ class BufferCrashTest {
                     TxnConfig.builder().checkpointBytes(256 * 1024).build(), new FileStorage(Path.of(args[0])))) {
                 System.out.println("READY");
                 while (true) {
-                    Transaction t = f.tm.begin(Durability.SYNC);
+                    Txn t = f.tm.begin(Durability.SYNC);
                     long n = f.add(t, 0, proc, 1);
                     for (int k = 0; k < 3; k++) {
                         f.add(t, 1 + rnd.nextInt(PAGES - 1), proc, 1);

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.log.Durability;
 import org.libtp.core.testkit.ChildJvm;
 import org.libtp.core.testkit.Seeds;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +41,7 @@ class BufferMultiProcessTest {
             try (PageFixture f = new PageFixture(home, FRAMES, 250)) {
                 System.out.println("READY");
                 for (int i = 0; i < count; i++) {
-                    Transaction t = f.tm.begin(Durability.NO_SYNC);
+                    Txn t = f.tm.begin(Durability.NO_SYNC);
                     for (int k = 0; k < 3; k++) {
                         f.add(t, rnd.nextInt(PAGES), proc, 1);
                     }

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.OutOfSpaceException;
 import org.libtp.core.storage.FaultInjectingStorage;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 
 import java.nio.file.Path;
@@ -30,7 +30,7 @@ class BufferNoSpaceTest {
         int frames = 16;
         try (PageFixture f = new PageFixture(home, frames, 0, TxnConfig.builder().checkpointBytes(0).build(), fis)) {
             // Pages 0..7 written to the file and clean in the pool.
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             for (int p = 0; p < 8; p++) {
                 f.add(t, p, 0, p + 1);
             }

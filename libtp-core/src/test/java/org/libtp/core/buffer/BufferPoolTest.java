@@ -11,7 +11,7 @@ import org.libtp.core.log.record.LogRecord;
 import org.libtp.core.log.record.LogRecords;
 import org.libtp.core.log.record.RecordType;
 import org.libtp.core.testkit.Seeds;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.storage.FileStorage;
 
@@ -76,7 +76,7 @@ class BufferPoolTest {
             assertNotEquals(a, b);
             assertEquals(a, f.bp.open(PageFixture.FILE));
             assertEquals("other.db", f.bp.fileName(b));
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             for (int p = 0; p < 100; p++) { // 100 pages through 16 frames
                 f.add(t, p, p % 50, p + 1);
             }
@@ -109,7 +109,7 @@ class BufferPoolTest {
         int pages = 100;
         int group = SharedBufferPool.READ_AHEAD_PAGES;
         try (PageFixture f = new PageFixture(home, 256, 0)) {
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             for (int p = 0; p < pages; p++) {
                 f.add(t, p, 1, p + 1);
             }
@@ -153,7 +153,7 @@ class BufferPoolTest {
     @Test
     void aCorruptPageIsReportedNamingFileAndPage() throws Exception {
         try (PageFixture f = new PageFixture(home, 16, 0)) {
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             for (int p = 0; p < 4; p++) {
                 f.add(t, p, 1, 7);
             }
@@ -177,7 +177,7 @@ class BufferPoolTest {
     @Test
     void aPageWrittenToTheWrongPlaceIsCaught() throws Exception {
         try (PageFixture f = new PageFixture(home, 16, 0)) {
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             f.add(t, 0, 1, 7);
             f.add(t, 1, 1, 8);
             f.tm.commit(t);
@@ -240,7 +240,7 @@ class BufferPoolTest {
             f.bp.unpin(p, false);
             assertThrows(IllegalStateException.class, () -> p.getLong(64));
             assertThrows(IllegalStateException.class, () -> f.bp.unpin(p, false));
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             Page q = f.bp.get(f.file, 0, BufferManager.CREATE);
             assertThrows(IllegalStateException.class, () -> f.tp.pages().update(t, q, 64, new byte[8]), "latch first");
             f.bp.unpin(q, false);
@@ -255,7 +255,7 @@ class BufferPoolTest {
     void theLogIsForcedBeforeADirtyPageIsWritten() {
         try (PageFixture f = new PageFixture(home, 16, 0, TxnConfig.builder().checkpointBytes(0).checkpointSeconds(0).build(),
                 new FileStorage(home))) {
-            Transaction t = f.tm.begin(Durability.NO_SYNC);
+            Txn t = f.tm.begin(Durability.NO_SYNC);
             f.add(t, 0, 0, 42);
             long end = t.lastLsnEnd();
             assertTrue(f.tp.log().flushedLsn() < end, "nothing forced the record yet");
@@ -272,7 +272,7 @@ class BufferPoolTest {
     @Test
     void redoSkipsAPageWhoseLsnIsNewer() {
         try (PageFixture f = new PageFixture(home, 16, 0)) {
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             f.add(t, 0, 0, 5);
             long first = t.lastLsn();
             f.add(t, 0, 0, 6); // 11
@@ -289,7 +289,7 @@ class BufferPoolTest {
     void checkpointsCarryTheDirtyPageTableAndWriteOldPages() {
         try (PageFixture f = new PageFixture(home, 64, 0, TxnConfig.builder().checkpointBytes(0).checkpointSeconds(0).build(),
                 new FileStorage(home))) {
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             f.add(t, 1, 0, 1);
             long rec = t.lastLsn();
             f.tm.commit(t);
@@ -314,7 +314,7 @@ class BufferPoolTest {
         Map<Long, Long> model = new HashMap<>();
         try (PageFixture f = new PageFixture(home, 16, 0)) {
             for (int i = 0; i < 300; i++) {
-                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                Txn t = f.tm.begin(Durability.NO_SYNC);
                 Map<Long, Long> mine = new HashMap<>();
                 for (int k = 0, n = 1 + rnd.nextInt(6); k < n; k++) {
                     long page = rnd.nextInt(64);
@@ -354,7 +354,7 @@ class BufferPoolTest {
     @Test
     void zeroPagesReadAsNewPages() throws Exception {
         try (PageFixture f = new PageFixture(home, 16, 0)) {
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             f.add(t, 5, 0, 1); // pages 0..4 exist only as a hole
             f.tm.commit(t);
             f.bp.sync();

@@ -1,11 +1,11 @@
 package org.libtp.core.buffer;
 
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.storage.Storage;
 import org.libtp.core.txn.SharedTxnManager;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.txn.TxnEnvironment;
 
@@ -29,7 +29,7 @@ public final class PageFixture implements AutoCloseable {
 
     public PageFixture(Path home, int frames, long failCheckMillis, TxnConfig txnConfig, Storage storage) {
         tp = TxnEnvironment.open(home,
-                EnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(failCheckMillis).build(),
+                RegionEnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(failCheckMillis).build(),
                 LogConfig.builder().fileSize(1024 * 1024).bufferSize(256 * 1024).build(), txnConfig,
                 BufferConfig.builder().pageSize(4096).poolBytes(4096L * frames).partitions(16).build(),
                 org.libtp.core.lock.LockConfig.defaults(), storage,
@@ -53,7 +53,7 @@ public final class PageFixture implements AutoCloseable {
     }
 
     /** Adds {@code delta} to the counter in {@code txn}; returns the new value. */
-    public long add(Transaction txn, long page, int slot, long delta) {
+    public long add(Txn txn, long page, int slot, long delta) {
         Page p = bp.get(file, page, BufferManager.CREATE);
         try {
             p.latch();

@@ -47,11 +47,11 @@ class ChronicleAbsentMultiProcessTest {
                     // as intended
                 }
             }
-            EnvironmentConfig c = TestRegion.config(0).toBuilder().memory(MemoryImpl.CHRONICLE).build();
-            try (Environment env = Environment.open(Path.of(args[0]), c)) {
+            RegionEnvironmentConfig c = TestRegion.config(0).toBuilder().memory(MemoryImpl.CHRONICLE).build();
+            try (RegionEnvironment env = RegionEnvironment.open(Path.of(args[0]), c)) {
                 TestRegion t = new TestRegion(env);
                 // Second open in this JVM: the fallback is logged once per JVM, not per open.
-                try (Environment again = Environment.open(Path.of(args[0]), c)) {
+                try (RegionEnvironment again = RegionEnvironment.open(Path.of(args[0]), c)) {
                     again.processSlot();
                 }
                 t.latch(6).acquire();
@@ -100,7 +100,7 @@ class ChronicleAbsentMultiProcessTest {
     @ValueSource(booleans = {true, false})
     void fallsBackToVarHandleWithOneInfoLine(boolean withFlags) {
         List<String> jvmOptions = withFlags ? chronicleFlags() : List.of();
-        try (Environment env = Environment.open(dir, TestRegion.config(0))) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, TestRegion.config(0))) {
             TestRegion t = new TestRegion(env);
             try (ChildJvm child = ChildJvm.startWithClassPath(classPathWithoutChronicle(), Child.class,
                     jvmOptions, dir.toString())) {

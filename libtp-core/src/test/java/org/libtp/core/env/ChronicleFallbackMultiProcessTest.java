@@ -25,11 +25,11 @@ class ChronicleFallbackMultiProcessTest {
 
     public static final class Child {
         public static void main(String[] args) {
-            EnvironmentConfig c = TestRegion.config(0).toBuilder().memory(MemoryImpl.CHRONICLE).build();
-            try (Environment env = Environment.open(Path.of(args[0]), c)) {
+            RegionEnvironmentConfig c = TestRegion.config(0).toBuilder().memory(MemoryImpl.CHRONICLE).build();
+            try (RegionEnvironment env = RegionEnvironment.open(Path.of(args[0]), c)) {
                 TestRegion t = new TestRegion(env);
                 // Second open in this JVM: the fallback is logged once per JVM, not per open.
-                try (Environment again = Environment.open(Path.of(args[0]), c)) {
+                try (RegionEnvironment again = RegionEnvironment.open(Path.of(args[0]), c)) {
                     again.processSlot();
                 }
                 t.latch(6).acquire();
@@ -42,8 +42,8 @@ class ChronicleFallbackMultiProcessTest {
 
     @Test
     void fallsBackWithOneInfoLineWhenFlagsAreMissing() {
-        EnvironmentConfig c = TestRegion.config(0).toBuilder().memory(MemoryImpl.CHRONICLE).build();
-        try (Environment env = Environment.open(dir, c)) {
+        RegionEnvironmentConfig c = TestRegion.config(0).toBuilder().memory(MemoryImpl.CHRONICLE).build();
+        try (RegionEnvironment env = RegionEnvironment.open(dir, c)) {
             TestRegion t = new TestRegion(env);
             // Surefire runs this JVM with Chronicle's flags (libtp-core/pom.xml).
             assertTrue(MemoryFactory.chronicleUsable(), "surefire must pass Chronicle's --add-opens");

@@ -30,7 +30,7 @@ class EnvironmentBadInputTest {
     @TempDir
     Path dir;
 
-    private static final EnvironmentConfig CONFIG = EnvironmentConfig.builder().failCheckMillis(0).build();
+    private static final RegionEnvironmentConfig CONFIG = RegionEnvironmentConfig.builder().failCheckMillis(0).build();
 
     /** Where the regions of the last environment opened here were. */
     private Path regionDir;
@@ -48,7 +48,7 @@ class EnvironmentBadInputTest {
 
     /** Creates the regions and leaves them as a killed process would (a clean close removes them). */
     private void createAndCrash() {
-        Environment env = Environment.open(dir, CONFIG);
+        RegionEnvironment env = RegionEnvironment.open(dir, CONFIG);
         regionDir = env.regionDirectory();
         env.crashForTest();
         assertTrue(Files.exists(envFile()));
@@ -82,7 +82,7 @@ class EnvironmentBadInputTest {
         byte[] before = Files.readAllBytes(envFile());
         T e;
         try (FileChannel live = liveProcess()) {
-            e = assertThrows(type, () -> Environment.open(dir, CONFIG));
+            e = assertThrows(type, () -> RegionEnvironment.open(dir, CONFIG));
         }
         for (String s : mustContain) {
             assertTrue(e.getMessage().contains(s), "message lacks '" + s + "': " + e.getMessage());
@@ -131,7 +131,7 @@ class EnvironmentBadInputTest {
     void missingDirectory() {
         Path missing = dir.resolve("no-such-dir");
         EnvironmentAccessException e = assertThrows(EnvironmentAccessException.class,
-                () -> Environment.open(missing, CONFIG));
+                () -> RegionEnvironment.open(missing, CONFIG));
         assertTrue(e.getMessage().contains(missing.toString()) && e.getMessage().contains("does not exist"),
                 e.getMessage());
         assertFalse(Files.exists(missing), "open must not create the directory");
@@ -141,7 +141,7 @@ class EnvironmentBadInputTest {
     void notADirectory() throws Exception {
         Path file = Files.createFile(dir.resolve("plain-file"));
         EnvironmentAccessException e = assertThrows(EnvironmentAccessException.class,
-                () -> Environment.open(file, CONFIG));
+                () -> RegionEnvironment.open(file, CONFIG));
         assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("not a directory"),
                 e.getMessage());
     }
@@ -155,7 +155,7 @@ class EnvironmentBadInputTest {
         try {
             if (!Files.isWritable(ro)) {
                 EnvironmentAccessException e = assertThrows(EnvironmentAccessException.class,
-                        () -> Environment.open(ro, CONFIG));
+                        () -> RegionEnvironment.open(ro, CONFIG));
                 assertTrue(e.getMessage().contains(ro.toString()) && e.getMessage().contains("not writable"),
                         e.getMessage());
             }
@@ -165,14 +165,14 @@ class EnvironmentBadInputTest {
         Path proc = Path.of("/proc/self/fdinfo");
         if (Files.isDirectory(proc)) {
             EnvironmentAccessException e = assertThrows(EnvironmentAccessException.class,
-                    () -> Environment.open(proc, CONFIG));
+                    () -> RegionEnvironment.open(proc, CONFIG));
             assertTrue(e.getMessage().contains("fdinfo"), e.getMessage());
         }
     }
 
     @Test
     void closedHandleAndBadArguments() {
-        Environment env = Environment.open(dir, CONFIG);
+        RegionEnvironment env = RegionEnvironment.open(dir, CONFIG);
         TestRegion t = new TestRegion(env);
         env.close();
         env.close(); // idempotent
@@ -180,9 +180,9 @@ class EnvironmentBadInputTest {
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
         assertThrows(IllegalStateException.class, () -> env.region(TestRegion.SPEC));
         assertThrows(IllegalStateException.class, () -> t.region.memory().getLong(TestRegion.COUNTERS));
-        assertThrows(IllegalArgumentException.class, () -> Environment.open(null, CONFIG));
-        assertThrows(IllegalArgumentException.class, () -> EnvironmentConfig.builder().maxProcesses(0).build());
-        assertThrows(IllegalArgumentException.class, () -> EnvironmentConfig.builder().failCheckMillis(5).build());
+        assertThrows(IllegalArgumentException.class, () -> RegionEnvironment.open(null, CONFIG));
+        assertThrows(IllegalArgumentException.class, () -> RegionEnvironmentConfig.builder().maxProcesses(0).build());
+        assertThrows(IllegalArgumentException.class, () -> RegionEnvironmentConfig.builder().failCheckMillis(5).build());
         assertThrows(IllegalArgumentException.class, () -> new RegionSpec("bad name!", 4096, 1));
         assertThrows(IllegalArgumentException.class, () -> new RegionSpec("x", 100, 1));
         assertThrows(IllegalArgumentException.class,
@@ -193,7 +193,7 @@ class EnvironmentBadInputTest {
 
     @Test
     void regionSpecMismatchIsRefused() {
-        try (Environment env = Environment.open(dir, CONFIG)) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, CONFIG)) {
             env.region(new RegionSpec("shared", 8192, 1));
             VersionMismatchException e = assertThrows(VersionMismatchException.class,
                     () -> env.region(new RegionSpec("shared", 8192, 2)));
@@ -204,7 +204,7 @@ class EnvironmentBadInputTest {
 
     @Test
     void fullRegionDirectoryIsAClearError() {
-        try (Environment env = Environment.open(dir, EnvironmentConfig.builder().maxRegions(4).failCheckMillis(0).build())) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, RegionEnvironmentConfig.builder().maxRegions(4).failCheckMillis(0).build())) {
             for (int i = 0; i < 4; i++) {
                 env.region(new RegionSpec("r" + i, 4096, 1));
             }
@@ -216,7 +216,7 @@ class EnvironmentBadInputTest {
 
     @Test
     void openingTwiceInOneJvmSharesTheSlot() {
-        try (Environment a = Environment.open(dir, CONFIG); Environment b = Environment.open(dir, CONFIG)) {
+        try (RegionEnvironment a = RegionEnvironment.open(dir, CONFIG); RegionEnvironment b = RegionEnvironment.open(dir, CONFIG)) {
             assertEquals(a.processSlot(), b.processSlot());
             assertEquals(a.incarnation(), b.incarnation());
             assertEquals(1, a.busyProcessSlots());
@@ -225,7 +225,7 @@ class EnvironmentBadInputTest {
             new TestRegion(b).latch(0).acquire();
         }
         // closed cleanly despite the latch left held in region memory: the next open rebuilds.
-        try (Environment c = Environment.open(dir, CONFIG)) {
+        try (RegionEnvironment c = RegionEnvironment.open(dir, CONFIG)) {
             assertFalse(c.wasUnclean());
             assertEquals(0, new TestRegion(c).latch(0).owner());
         }
@@ -235,7 +235,7 @@ class EnvironmentBadInputTest {
     void leftoversOfAnotherFormatAreRebuiltWhenNobodyIsAttached() throws Exception {
         createAndCrash();
         patch(envFile(), RegionHeader.OFF_MAGIC, "NOTLIBTP".getBytes());
-        try (Environment env = Environment.open(dir, CONFIG)) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, CONFIG)) {
             assertTrue(env.createdRegions());
             assertTrue(env.wasUnclean());
         }
@@ -243,14 +243,14 @@ class EnvironmentBadInputTest {
 
     @Test
     void cleanCloseIsRememberedAndACrashIsNot() throws Exception {
-        Environment.open(dir, CONFIG).close();
-        try (Environment env = Environment.open(dir, CONFIG)) {
+        RegionEnvironment.open(dir, CONFIG).close();
+        try (RegionEnvironment env = RegionEnvironment.open(dir, CONFIG)) {
             assertTrue(env.createdRegions());
             assertFalse(env.wasUnclean());
         }
         // A crashed last process: the regions still say "open" (needs recovery).
         createAndCrash();
-        try (Environment env = Environment.open(dir, CONFIG)) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, CONFIG)) {
             assertTrue(env.wasUnclean());
         }
         // A machine restart: the shared-memory regions are gone, the lock file still says open.
@@ -258,10 +258,10 @@ class EnvironmentBadInputTest {
         for (Path p : Files.list(regionDir).toList()) {
             Files.delete(p);
         }
-        try (Environment env = Environment.open(dir, CONFIG)) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, CONFIG)) {
             assertTrue(env.wasUnclean(), "regions gone while the lock file says open: not a clean close");
         }
-        try (Environment env = Environment.open(dir, CONFIG)) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, CONFIG)) {
             assertFalse(env.wasUnclean());
         }
     }

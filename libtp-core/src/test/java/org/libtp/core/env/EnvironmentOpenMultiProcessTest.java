@@ -33,7 +33,7 @@ class EnvironmentOpenMultiProcessTest {
             while (!Files.exists(go)) {
                 Thread.onSpinWait();
             }
-            try (Environment env = Environment.open(home, TestRegion.config(0))) {
+            try (RegionEnvironment env = RegionEnvironment.open(home, TestRegion.config(0))) {
                 TestRegion t = new TestRegion(env); // also races region creation
                 System.out.println("OPENED created=" + env.createdRegions() + " incarnation="
                         + env.incarnation() + " slot=" + env.processSlot() + " region="
@@ -82,7 +82,7 @@ class EnvironmentOpenMultiProcessTest {
             ChildJvm.closeAll(children);
         }
         // Everyone closed cleanly: the next open rebuilds the regions and finds nothing unclean.
-        try (Environment env = Environment.open(home, TestRegion.config(0))) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, TestRegion.config(0))) {
             assertTrue(env.createdRegions());
             assertFalse(env.wasUnclean());
         }
@@ -91,7 +91,7 @@ class EnvironmentOpenMultiProcessTest {
     /** Child: opens and holds the environment until killed. */
     public static final class HoldChild {
         public static void main(String[] args) throws Exception {
-            try (Environment env = Environment.open(Path.of(args[0]), TestRegion.config(0))) {
+            try (RegionEnvironment env = RegionEnvironment.open(Path.of(args[0]), TestRegion.config(0))) {
                 System.out.println("OPENED slot=" + env.processSlot());
                 Thread.sleep(Long.MAX_VALUE);
             }
@@ -101,8 +101,8 @@ class EnvironmentOpenMultiProcessTest {
     @Test
     void fullProcessTableIsAClearError() throws Exception {
         Path home = Files.createDirectory(dir.resolve("env"));
-        EnvironmentConfig one = EnvironmentConfig.builder().maxProcesses(1).failCheckMillis(0).build();
-        try (Environment env = Environment.open(home, one)) {
+        RegionEnvironmentConfig one = RegionEnvironmentConfig.builder().maxProcesses(1).failCheckMillis(0).build();
+        try (RegionEnvironment env = RegionEnvironment.open(home, one)) {
             try (ChildJvm second = ChildJvm.start(HoldChild.class, home.toString())) {
                 assertEquals(1, second.waitFor(Duration.ofSeconds(60)), second.outputText());
                 String out = second.outputText();
@@ -110,7 +110,7 @@ class EnvironmentOpenMultiProcessTest {
                 assertTrue(out.contains("maxProcesses"), out);
             }
             // A second handle in the same JVM shares the process's slot: no capacity needed.
-            try (Environment again = Environment.open(home, one)) {
+            try (RegionEnvironment again = RegionEnvironment.open(home, one)) {
                 assertEquals(env.processSlot(), again.processSlot());
             }
         }

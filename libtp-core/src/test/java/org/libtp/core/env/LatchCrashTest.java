@@ -36,7 +36,7 @@ class LatchCrashTest {
             Path home = Path.of(args[0]);
             String mode = args[1];
             Path stop = args.length > 2 ? Path.of(args[2]) : null;
-            Environment env = Environment.open(home, TestRegion.config(250));
+            RegionEnvironment env = RegionEnvironment.open(home, TestRegion.config(250));
             TestRegion t = new TestRegion(env);
             try {
                 switch (mode) {
@@ -117,7 +117,7 @@ class LatchCrashTest {
             ChildJvm.closeAll(survivors);
         }
         // Everyone has closed: a fresh open rebuilds the regions and works.
-        try (Environment env = Environment.open(home, TestRegion.config(0))) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, TestRegion.config(0))) {
             assertTrue(env.createdRegions());
             assertTrue(env.wasUnclean(), "the failed environment must be reported as unclean");
             assertFalse(env.isFailed());
@@ -132,7 +132,7 @@ class LatchCrashTest {
     void killingAProcessThatHoldsNoLatchOnlyFreesItsSlot() throws Exception {
         Path home = Files.createDirectory(dir.resolve("env"));
         Path stop = dir.resolve("stop");
-        try (Environment env = Environment.open(home, TestRegion.config(0));
+        try (RegionEnvironment env = RegionEnvironment.open(home, TestRegion.config(0));
              ChildJvm victim = ChildJvm.start(Worker.class, home.toString(), "idle");
              ChildJvm survivor = ChildJvm.start(Worker.class, home.toString(), "count", stop.toString())) {
             victim.awaitLine("RUNNING", Duration.ofSeconds(60));

@@ -46,7 +46,7 @@ class LatchKillCampaignCrashTest {
             Path home = Path.of(args[0]);
             Path stop = Path.of(args[1]);
             Random rnd = new Random(Long.parseLong(args[2]));
-            try (Environment env = Environment.open(home, TestRegion.config(250))) {
+            try (RegionEnvironment env = RegionEnvironment.open(home, TestRegion.config(250))) {
                 TestRegion t = new TestRegion(env);
                 Memory m = t.region.memory();
                 Latch[] latches = new Latch[LATCHES];
@@ -95,7 +95,7 @@ class LatchKillCampaignCrashTest {
         Path home = Files.createDirectory(dir.resolve("env" + it));
         Path stop = dir.resolve("stop" + it);
         List<ChildJvm> workers = new ArrayList<>();
-        try (Environment env = Environment.open(home, TestRegion.config(0))) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, TestRegion.config(0))) {
             TestRegion t = new TestRegion(env);
             for (int w = 0; w < 3; w++) {
                 workers.add(ChildJvm.start(PairWorker.class, home.toString(), stop.toString(),

@@ -32,7 +32,7 @@ class LatchMultiProcessTest {
         public static void main(String[] args) throws Exception {
             Path dir = Path.of(args[0]);
             Path go = Path.of(args[1]);
-            try (Environment env = Environment.open(dir, TestRegion.config(250))) {
+            try (RegionEnvironment env = RegionEnvironment.open(dir, TestRegion.config(250))) {
                 TestRegion t = new TestRegion(env);
                 Latch latch = t.latch(0);
                 Memory m = t.region.memory();
@@ -68,7 +68,7 @@ class LatchMultiProcessTest {
     void plainCounterUnderSharedLatchIsExactAcrossFourJvms() throws Exception {
         Path go = dir.resolve("go");
         Path home = Files.createDirectory(dir.resolve("env"));
-        try (Environment env = Environment.open(home, TestRegion.config(250))) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, TestRegion.config(250))) {
             TestRegion region = new TestRegion(env);
             List<ChildJvm> children = ChildJvm.startAll(PROCESSES, CounterChild.class,
                     i -> new String[] {home.toString(), go.toString()});
@@ -95,7 +95,7 @@ class LatchMultiProcessTest {
         public static void main(String[] args) {
             Path dir = Path.of(args[0]);
             int n = Integer.parseInt(args[1]);
-            try (Environment env = Environment.open(dir, TestRegion.config(250))) {
+            try (RegionEnvironment env = RegionEnvironment.open(dir, TestRegion.config(250))) {
                 TestRegion t = new TestRegion(env);
                 SharedSemaphore ping = t.semaphore(0);
                 SharedSemaphore pong = t.semaphore(1);
@@ -113,7 +113,7 @@ class LatchMultiProcessTest {
     void semaphorePingPongAcrossJvms() throws Exception {
         Path home = Files.createDirectory(dir.resolve("env"));
         int n = 2_000;
-        try (Environment env = Environment.open(home, TestRegion.config(250))) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, TestRegion.config(250))) {
             TestRegion t = new TestRegion(env);
             SharedSemaphore ping = t.semaphore(0);
             SharedSemaphore pong = t.semaphore(1);

@@ -24,15 +24,15 @@ class LatchTest {
     @TempDir
     Path home;
 
-    private Environment open(boolean polling) {
-        return Environment.open(home, EnvironmentConfig.builder().pollingFutex(polling)
+    private RegionEnvironment open(boolean polling) {
+        return RegionEnvironment.open(home, RegionEnvironmentConfig.builder().pollingFutex(polling)
                 .latchCheckMillis(10_000).failCheckMillis(0).build());
     }
 
     @ParameterizedTest(name = "polling={0}")
     @ValueSource(booleans = {false, true})
     void threadsCountExactly(boolean polling) throws Exception {
-        try (Environment env = open(polling)) {
+        try (RegionEnvironment env = open(polling)) {
             TestRegion t = new TestRegion(env);
             Latch l = t.latch(2);
             Memory m = t.region.memory();
@@ -59,7 +59,7 @@ class LatchTest {
     @ValueSource(booleans = {false, true})
     void releaseWakesASleeperPromptly(boolean polling) throws Exception {
         // The liveness check interval is 10 s: a prompt acquire proves the wake, not a timeout.
-        try (Environment env = open(polling)) {
+        try (RegionEnvironment env = open(polling)) {
             TestRegion t = new TestRegion(env);
             Latch l = t.latch(3);
             l.acquire();
@@ -87,7 +87,7 @@ class LatchTest {
     @ParameterizedTest(name = "polling={0}")
     @ValueSource(booleans = {false, true})
     void tryAndTimedAcquire(boolean polling) throws Exception {
-        try (Environment env = open(polling)) {
+        try (RegionEnvironment env = open(polling)) {
             TestRegion t = new TestRegion(env);
             Latch l = t.latch(4);
             assertTrue(l.tryAcquire());
@@ -113,7 +113,7 @@ class LatchTest {
     @ParameterizedTest(name = "polling={0}")
     @ValueSource(booleans = {false, true})
     void misuseIsRefusedNotHung(boolean polling) {
-        try (Environment env = open(polling)) {
+        try (RegionEnvironment env = open(polling)) {
             TestRegion t = new TestRegion(env);
             Latch l = t.latch(5);
             assertThrows(IllegalStateException.class, l::release, "release of a free latch");
@@ -129,7 +129,7 @@ class LatchTest {
     @ParameterizedTest(name = "polling={0}")
     @ValueSource(booleans = {false, true})
     void semaphoreCountsAndWakes(boolean polling) throws Exception {
-        try (Environment env = open(polling)) {
+        try (RegionEnvironment env = open(polling)) {
             TestRegion t = new TestRegion(env);
             SharedSemaphore s = t.semaphore(2);
             assertFalse(s.tryAcquire());
@@ -159,7 +159,7 @@ class LatchTest {
     @ParameterizedTest(name = "polling={0}")
     @ValueSource(booleans = {false, true})
     void aFailedEnvironmentWakesSleepers(boolean polling) throws Exception {
-        try (Environment env = Environment.open(home, EnvironmentConfig.builder().pollingFutex(polling)
+        try (RegionEnvironment env = RegionEnvironment.open(home, RegionEnvironmentConfig.builder().pollingFutex(polling)
                 .latchCheckMillis(20).failCheckMillis(0).build())) {
             TestRegion t = new TestRegion(env);
             SharedSemaphore s = t.semaphore(3);
@@ -185,7 +185,7 @@ class LatchTest {
             assertTrue(e.getMessage().contains("test failure") && e.getMessage().contains(home.toRealPath().toString()),
                     e.getMessage());
         }
-        try (Environment env = open(polling)) {
+        try (RegionEnvironment env = open(polling)) {
             assertTrue(env.wasUnclean());
             assertFalse(env.isFailed());
         }
@@ -194,7 +194,7 @@ class LatchTest {
     /** Test access to the package-private failure path. */
     @FunctionalInterface
     interface SharedEnvironmentAccess {
-        Environment env();
+        RegionEnvironment env();
 
         default void fail(String reason) {
             env().sharedForTest().fail(reason);

@@ -31,10 +31,10 @@ class RegionPlacementMultiProcessTest {
     public static final class Holder {
         public static void main(String[] args) throws Exception {
             Path home = Path.of(args[0]);
-            EnvironmentConfig cfg = TestRegion.config(0).toBuilder()
+            RegionEnvironmentConfig cfg = TestRegion.config(0).toBuilder()
                     .regionPlacement(RegionPlacement.valueOf(args[1])).build();
             Path done = Path.of(args[3]);
-            try (Environment env = Environment.open(home, cfg)) {
+            try (RegionEnvironment env = RegionEnvironment.open(home, cfg)) {
                 TestRegion t = new TestRegion(env);
                 t.region.memory().putLongVolatile(t.counterOffset(0), Long.parseLong(args[2]));
                 System.out.println("OPEN " + env.regionPlacement() + " " + env.regionDirectory() + " "
@@ -60,9 +60,9 @@ class RegionPlacementMultiProcessTest {
             RegionPlacement placement = RegionPlacement.valueOf(f[1]);
             Path regions = Path.of(f[2]);
             long incarnation = Long.parseLong(f[3]);
-            EnvironmentConfig auto = TestRegion.config(0).toBuilder().regionPlacement(RegionPlacement.AUTO).build();
+            RegionEnvironmentConfig auto = TestRegion.config(0).toBuilder().regionPlacement(RegionPlacement.AUTO).build();
             RegionPlacement other = placement == RegionPlacement.SHM ? RegionPlacement.ENV_DIR : RegionPlacement.SHM;
-            try (Environment env = Environment.open(home, auto)) {
+            try (RegionEnvironment env = RegionEnvironment.open(home, auto)) {
                 assertEquals(regions, env.regionDirectory(), "the second JVM attaches where the first placed them");
                 assertEquals(placement, env.regionPlacement());
                 assertEquals(incarnation, env.incarnation());
@@ -71,7 +71,7 @@ class RegionPlacementMultiProcessTest {
                 assertEquals(4242, t.region.memory().getLongVolatile(t.counterOffset(0)), "one shared memory");
                 // Another handle of this JVM asking for the other placement is refused too.
                 ConfigMismatchException mine = assertThrows(ConfigMismatchException.class,
-                        () -> Environment.open(home, auto.toBuilder().regionPlacement(other).build()));
+                        () -> RegionEnvironment.open(home, auto.toBuilder().regionPlacement(other).build()));
                 assertTrue(mine.getMessage().contains(regions.toString()), mine.getMessage());
             }
             try (ChildJvm third = ChildJvm.start(Holder.class, home.toString(), other.name(), "1", done.toString())) {

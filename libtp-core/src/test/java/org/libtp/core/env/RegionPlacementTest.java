@@ -40,8 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RegionPlacementTest {
     private static final Logger LOG = LoggerFactory.getLogger(RegionPlacementTest.class);
-    static final EnvironmentConfig AUTO = EnvironmentConfig.builder().failCheckMillis(0)
-            .regionPlacement(RegionPlacement.AUTO).shmDirectory(EnvironmentConfig.DEFAULT_SHM_DIRECTORY).build();
+    static final RegionEnvironmentConfig AUTO = RegionEnvironmentConfig.builder().failCheckMillis(0)
+            .regionPlacement(RegionPlacement.AUTO).shmDirectory(RegionEnvironmentConfig.DEFAULT_SHM_DIRECTORY).build();
 
     @TempDir
     Path dir;
@@ -56,7 +56,7 @@ class RegionPlacementTest {
     }
 
     static boolean shmUsable() {
-        return RegionDirectories.shmProblem(EnvironmentConfig.DEFAULT_SHM_DIRECTORY, false) == null;
+        return RegionDirectories.shmProblem(RegionEnvironmentConfig.DEFAULT_SHM_DIRECTORY, false) == null;
     }
 
     static List<String> names(Path d) throws IOException {
@@ -70,7 +70,7 @@ class RegionPlacementTest {
         Assumptions.assumeTrue(shmUsable(), "needs a tmpfs at /dev/shm");
         Path home = Files.createDirectory(dir.resolve("env"));
         Path regions;
-        try (Environment env = Environment.open(home, AUTO)) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, AUTO)) {
             new TestRegion(env);
             regions = env.regionDirectory();
             assertEquals(RegionPlacement.SHM, env.regionPlacement());
@@ -101,16 +101,16 @@ class RegionPlacementTest {
         Path link = Files.createSymbolicLink(dir.resolve("link-to-a"), a);
         Path ra;
         Path rb;
-        try (Environment ea = Environment.open(a, AUTO); Environment eb = Environment.open(b, AUTO)) {
+        try (RegionEnvironment ea = RegionEnvironment.open(a, AUTO); RegionEnvironment eb = RegionEnvironment.open(b, AUTO)) {
             ra = ea.regionDirectory();
             rb = eb.regionDirectory();
             assertNotEquals(ra, rb, "two environments never share a region directory");
-            try (Environment viaLink = Environment.open(link, AUTO)) {
+            try (RegionEnvironment viaLink = RegionEnvironment.open(link, AUTO)) {
                 assertEquals(ra, viaLink.regionDirectory());
                 assertEquals(ea.incarnation(), viaLink.incarnation());
             }
         }
-        try (Environment viaLink = Environment.open(link, AUTO)) {
+        try (RegionEnvironment viaLink = RegionEnvironment.open(link, AUTO)) {
             assertEquals(ra, viaLink.regionDirectory(), "the id is computed from the real path: the same");
         }
         assertEquals(RegionDirectories.shmDirectory(a.toRealPath(), Path.of("/dev/shm")), ra);
@@ -119,8 +119,8 @@ class RegionPlacementTest {
     @Test
     void envDirPlacementKeepsRegionFilesInTheEnvironmentDirectoryUntilTheLastClose() throws Exception {
         Path home = Files.createDirectory(dir.resolve("env"));
-        EnvironmentConfig cfg = AUTO.toBuilder().regionPlacement(RegionPlacement.ENV_DIR).build();
-        try (Environment env = Environment.open(home, cfg)) {
+        RegionEnvironmentConfig cfg = AUTO.toBuilder().regionPlacement(RegionPlacement.ENV_DIR).build();
+        try (RegionEnvironment env = RegionEnvironment.open(home, cfg)) {
             new TestRegion(env);
             assertEquals(RegionPlacement.ENV_DIR, env.regionPlacement());
             assertEquals(home.toRealPath(), env.regionDirectory());
@@ -133,20 +133,20 @@ class RegionPlacementTest {
     void noUsableShmFallsBackInAutoAndFailsClearlyWhenAskedFor() throws Exception {
         Path home = Files.createDirectory(dir.resolve("env"));
         Path missing = dir.resolve("no-such-tmpfs");
-        try (Environment env = Environment.open(home, AUTO.toBuilder().shmDirectory(missing).build())) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, AUTO.toBuilder().shmDirectory(missing).build())) {
             assertEquals(RegionPlacement.ENV_DIR, env.regionPlacement());
         }
         EnvironmentAccessException e = assertThrows(EnvironmentAccessException.class,
-                () -> Environment.open(home, AUTO.toBuilder().regionDirectory(missing).build()));
+                () -> RegionEnvironment.open(home, AUTO.toBuilder().regionDirectory(missing).build()));
         assertTrue(e.getMessage().contains(missing.toString()) && e.getMessage().contains("shmDirectory"),
                 e.getMessage());
         assertEquals(List.of("__libtp.lock"), names(home), "a refused open leaves no region behind");
         // A directory that is no tmpfs is refused by AUTO, accepted when named explicitly.
         Path disk = Files.createDirectory(dir.resolve("disk"));
-        try (Environment env = Environment.open(home, AUTO.toBuilder().shmDirectory(disk).build())) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, AUTO.toBuilder().shmDirectory(disk).build())) {
             assertEquals(RegionPlacement.ENV_DIR, env.regionPlacement());
         }
-        try (Environment env = Environment.open(home, AUTO.toBuilder().regionDirectory(disk).build())) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, AUTO.toBuilder().regionDirectory(disk).build())) {
             assertEquals(RegionPlacement.SHM, env.regionPlacement());
             assertEquals(disk, env.regionDirectory().getParent());
         }
@@ -161,30 +161,30 @@ class RegionPlacementTest {
         Path shm = Files.createDirectory(dir.resolve("shm"));
         Path squatted = Files.createDirectory(RegionDirectories.shmDirectory(home.toRealPath(), shm));
         Files.setAttribute(squatted, "unix:uid", 1);
-        try (Environment env = Environment.open(home, AUTO.toBuilder().shmDirectory(shm).build())) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, AUTO.toBuilder().shmDirectory(shm).build())) {
             assertEquals(RegionPlacement.ENV_DIR, env.regionPlacement(), "AUTO falls back");
         }
         EnvironmentAccessException e = assertThrows(EnvironmentAccessException.class,
-                () -> Environment.open(home, AUTO.toBuilder().regionDirectory(shm).build()));
+                () -> RegionEnvironment.open(home, AUTO.toBuilder().regionDirectory(shm).build()));
         assertTrue(e.getMessage().contains("belongs to uid 1"), e.getMessage());
         Path link = Files.createSymbolicLink(shm.resolve("libtp-link"), dir);
         Files.delete(squatted);
         Files.move(link, squatted);
         e = assertThrows(EnvironmentAccessException.class,
-                () -> Environment.open(home, AUTO.toBuilder().regionDirectory(shm).build()));
+                () -> RegionEnvironment.open(home, AUTO.toBuilder().regionDirectory(shm).build()));
         assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
     }
 
     @Test
     void regionsLeftByAKilledProcessAreRebuiltAndReportedUnclean() throws Exception {
         Path home = Files.createDirectory(dir.resolve("env"));
-        Environment env = Environment.open(home, AUTO);
+        RegionEnvironment env = RegionEnvironment.open(home, AUTO);
         new TestRegion(env);
         Path regions = env.regionDirectory();
         long incarnation = env.incarnation();
         env.crashForTest();
         assertTrue(Files.exists(regions.resolve("__libtp.rgn.test")), "a killed process cleans nothing up");
-        try (Environment again = Environment.open(home, AUTO)) {
+        try (RegionEnvironment again = RegionEnvironment.open(home, AUTO)) {
             assertTrue(again.createdRegions());
             assertTrue(again.wasUnclean());
             assertEquals(regions, again.regionDirectory());
@@ -197,7 +197,7 @@ class RegionPlacementTest {
     void leftoversOfADeletedEnvironmentAreSweptByTheNextCreation() throws Exception {
         Assumptions.assumeTrue(shmUsable(), "needs a tmpfs at /dev/shm");
         Path gone = Files.createDirectory(dir.resolve("gone"));
-        Environment env = Environment.open(gone, AUTO);
+        RegionEnvironment env = RegionEnvironment.open(gone, AUTO);
         Path leftover = env.regionDirectory();
         env.crashForTest();
         crashed.add(leftover);
@@ -205,7 +205,7 @@ class RegionPlacementTest {
         Files.delete(gone);
         assertTrue(Files.exists(leftover));
         Path other = Files.createDirectory(dir.resolve("other"));
-        try (Environment e2 = Environment.open(other, AUTO)) {
+        try (RegionEnvironment e2 = RegionEnvironment.open(other, AUTO)) {
             assertFalse(Files.exists(leftover), "the region directory of a deleted environment is swept");
         }
     }
@@ -216,9 +216,9 @@ class RegionPlacementTest {
         Assumptions.assumeTrue(mountTmpfs(mnt, 8), "needs root to mount a tmpfs");
         try {
             Path home = Files.createDirectory(dir.resolve("env"));
-            EnvironmentConfig cfg = AUTO.toBuilder().regionDirectory(mnt).build();
+            RegionEnvironmentConfig cfg = AUTO.toBuilder().regionDirectory(mnt).build();
             // The environment region fits; the 64 MiB buffer pool does not.
-            try (Environment env = Environment.open(home, cfg); SharedLog log = SharedLog.open(env, new FileStorage(home),
+            try (RegionEnvironment env = RegionEnvironment.open(home, cfg); SharedLog log = SharedLog.open(env, new FileStorage(home),
                     LogConfig.defaults())) {
                 OutOfSpaceException e = assertThrows(OutOfSpaceException.class, () -> SharedBufferPool.open(env,
                         new FileStorage(home), log, BufferConfig.defaults()));
@@ -240,11 +240,11 @@ class RegionPlacementTest {
             } catch (IOException full) {
                 LOG.info("tmpfs filled: {}", full.toString());
             }
-            OutOfSpaceException e = assertThrows(OutOfSpaceException.class, () -> Environment.open(home, cfg));
+            OutOfSpaceException e = assertThrows(OutOfSpaceException.class, () -> RegionEnvironment.open(home, cfg));
             assertTrue(e.getMessage().contains("__libtp.env"), e.getMessage());
             Files.delete(filler);
             assertEquals(List.of(), names(mnt), "a refused open leaves nothing in the tmpfs");
-            try (Environment env = Environment.open(home, cfg)) {
+            try (RegionEnvironment env = RegionEnvironment.open(home, cfg)) {
                 assertFalse(env.wasUnclean(), "a refused open is no unclean end");
             }
         } finally {

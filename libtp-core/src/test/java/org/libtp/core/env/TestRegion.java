@@ -15,16 +15,16 @@ final class TestRegion {
     static final long SEMAPHORES = 8192; // 8-byte semaphores, 64 apart
     static final RegionSpec SPEC = new RegionSpec("test", 64 * 1024, 1, new LatchArray(LATCHES, LATCH_STRIDE, 16));
 
-    final Environment env;
+    final RegionEnvironment env;
     final Region region;
 
-    TestRegion(Environment env) {
+    TestRegion(RegionEnvironment env) {
         this.env = env;
         this.region = env.region(SPEC);
     }
 
-    static TestRegion open(Path dir, EnvironmentConfig config) {
-        return new TestRegion(Environment.open(dir, config));
+    static TestRegion open(Path dir, RegionEnvironmentConfig config) {
+        return new TestRegion(RegionEnvironment.open(dir, config));
     }
 
     Latch latch(int i) {
@@ -40,7 +40,7 @@ final class TestRegion {
     }
 
     /** A test-only config: quick liveness checks, background failCheck as given. */
-    static EnvironmentConfig config(long failCheckMillis) {
-        return EnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(failCheckMillis).build();
+    static RegionEnvironmentConfig config(long failCheckMillis) {
+        return RegionEnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(failCheckMillis).build();
     }
 }

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.DeadlockException;
 import org.libtp.core.testkit.ChildJvm;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +61,7 @@ class DeadlockMultiProcessTest {
                         continue;
                     }
                     awaitFile(barrier.resolve("round-" + n));
-                    Transaction t = f.tm.begin();
+                    Txn t = f.tm.begin();
                     f.lm.lock(t, page(100L * n + i), LockMode.WRITE, 0);
                     Files.createFile(barrier.resolve("round-" + n + ".ready." + i));
                     for (int k = 0; k < n; k++) {
@@ -122,7 +122,7 @@ class DeadlockMultiProcessTest {
                             java.util.Collections.shuffle(pages, rnd);
                             List<Integer> mine = pages.subList(0, 2 + rnd.nextInt(2));
                             while (true) {
-                                Transaction t = f.tm.begin(org.libtp.core.log.Durability.NO_SYNC);
+                                Txn t = f.tm.begin(org.libtp.core.log.Durability.NO_SYNC);
                                 try {
                                     for (int pg : mine) {
                                         f.lm.lock(t, page(pg), LockMode.WRITE, 0);

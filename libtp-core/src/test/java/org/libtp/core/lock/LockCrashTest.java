@@ -2,8 +2,8 @@ package org.libtp.core.lock;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.log.SharedLog;
 import org.libtp.core.storage.FileStorage;
@@ -11,7 +11,7 @@ import org.libtp.core.testkit.ChildJvm;
 import org.libtp.core.testkit.Seeds;
 import org.libtp.core.txn.SharedTxnManager;
 import org.libtp.core.txn.SlotStore;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.txn.TxnEnvironment;
 
@@ -54,7 +54,7 @@ class LockCrashTest {
             int n = Integer.parseInt(args[2]);
             LockConfig config = LockConfig.builder().detectIntervalMillis(Long.parseLong(args[3])).build();
             try (LockFixture f = new LockFixture(Path.of(args[0]), 250, config)) {
-                Transaction t = f.tm.begin();
+                Txn t = f.tm.begin();
                 for (int k = 0; k < n; k++) {
                     f.lm.lock(t, page(base + k), LockMode.WRITE, 0);
                     f.store.put(t, base + k, 1000 + k);
@@ -77,7 +77,7 @@ class LockCrashTest {
             for (int round = 0; round < 3; round++) {
                 int n = 1 + rnd.nextInt(5);
                 int base = 10 * round;
-                Transaction shared = f.tm.begin();
+                Txn shared = f.tm.begin();
                 f.lm.lock(shared, page(SHARED_PAGE), LockMode.WRITE, 0);
                 long w0 = f.lm.stats().waits();
                 try (ChildJvm c = ChildJvm.start(Holder.class, home.toString(), Integer.toString(base),
@@ -92,7 +92,7 @@ class LockCrashTest {
                     List<Future<Long>> blocked = new ArrayList<>();
                     for (int k = 0; k < n; k++) {
                         int slot = base + k;
-                        Transaction t = f.tm.begin();
+                        Txn t = f.tm.begin();
                         blocked.add(pool.submit(() -> {
                             f.lm.lock(t, page(slot), LockMode.WRITE, 0);
                             long seen = f.store.get(slot);
@@ -154,8 +154,8 @@ class LockCrashTest {
         public static void main(String[] args) throws Exception {
             Path home = Path.of(args[0]);
             FileStorage storage = new FileStorage(home);
-            try (Environment env = Environment.open(home,
-                    EnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(50).build());
+            try (RegionEnvironment env = RegionEnvironment.open(home,
+                    RegionEnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(50).build());
                  SharedLog log = SharedLog.open(env, storage,
                          LogConfig.builder().fileSize(256 * 1024).bufferSize(64 * 1024).build());
                  SharedTxnManager tm = SharedTxnManager.open(env, log, TxnConfig.defaults(),
@@ -179,13 +179,13 @@ class LockCrashTest {
         try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(100).build());
              ChildJvm janitor = ChildJvm.start(Janitor.class, home.toString())) {
             janitor.awaitLine("READY", Duration.ofSeconds(60));
-            Transaction shared = f.tm.begin();
+            Txn shared = f.tm.begin();
             f.lm.lock(shared, page(SHARED_PAGE), LockMode.WRITE, 0);
             long w0 = f.lm.stats().waits();
             try (ChildJvm c = ChildJvm.start(Holder.class, home.toString(), "0", "2", "0")) {
                 c.awaitLine("LOCKED", Duration.ofSeconds(60));
                 awaitWaits(f.lm, w0, 1);
-                Transaction t = f.tm.begin();
+                Txn t = f.tm.begin();
                 Future<Long> b = pool.submit(() -> {
                     f.lm.lock(t, page(1), LockMode.WRITE, 0);
                     long seen = f.store.get(1);

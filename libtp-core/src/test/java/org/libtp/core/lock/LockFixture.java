@@ -1,8 +1,8 @@
 package org.libtp.core.lock;
 
 import org.libtp.core.buffer.BufferConfig;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.txn.SharedTxnManager;
@@ -17,7 +17,7 @@ import java.util.List;
 final class LockFixture implements AutoCloseable {
     static final int SLOTS = 256;
     final TxnEnvironment tp;
-    final Environment env;
+    final RegionEnvironment env;
     final SharedTxnManager tm;
     final SlotStore store;
     final SharedLockManager lm;
@@ -28,7 +28,7 @@ final class LockFixture implements AutoCloseable {
 
     LockFixture(Path home, long failCheckMillis, TxnConfig txnConfig, LockConfig lockConfig) {
         tp = TxnEnvironment.open(home,
-                EnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(failCheckMillis).build(),
+                RegionEnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(failCheckMillis).build(),
                 LogConfig.builder().fileSize(256 * 1024).bufferSize(64 * 1024).build(), txnConfig,
                 BufferConfig.builder().poolBytes(1L << 20).build(), lockConfig, new FileStorage(home),
                 parts -> List.of(new SlotStore(parts.env(), parts.storage(), SLOTS)));

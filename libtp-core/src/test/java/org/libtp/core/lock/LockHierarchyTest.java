@@ -3,7 +3,7 @@ package org.libtp.core.lock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.LockNotGrantedException;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
@@ -67,7 +67,7 @@ class LockHierarchyTest {
     @Test
     void aPageLockTakesAnIntentionLockOnItsFileOnce() {
         try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0).build())) {
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             long r0 = f.lm.stats().requests();
             f.lm.lock(a, page(1), READ, 0);
             f.lm.lock(a, page(2), READ, 0);
@@ -76,7 +76,7 @@ class LockHierarchyTest {
             f.lm.lock(a, page(3), WRITE, 0);
             assertEquals(READ_IWRITE.covers(IWRITE), true);
             assertEquals(IWRITE, f.lm.heldMode(a, FILE), "IREAD converted to IWRITE");
-            Transaction b = f.tm.begin();
+            Txn b = f.tm.begin();
             assertThrows(LockNotGrantedException.class, () -> f.lm.lock(b, FILE, READ, LockManager.NOWAIT),
                     "a whole-file READ waits for the page writer");
             f.lm.lock(b, page(9), READ, LockManager.NOWAIT); // pages of the file elsewhere are fine
@@ -92,7 +92,7 @@ class LockHierarchyTest {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0)
                 .escalationThreshold(10).build())) {
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             for (int p = 0; p < 10; p++) {
                 f.lm.lock(a, page(p), READ, 0);
             }
@@ -106,9 +106,9 @@ class LockHierarchyTest {
                 f.lm.lock(a, page(p), READ, 0);
             }
             assertEquals(inUse, f.lm.stats().locksInUse(), "covered pages take no entries");
-            Transaction b = f.tm.begin();
+            Txn b = f.tm.begin();
             f.lm.lock(b, page(500), READ, LockManager.NOWAIT); // readers go on
-            Transaction c = f.tm.begin();
+            Txn c = f.tm.begin();
             Future<?> w = pool.submit(() -> {
                 f.lm.lock(c, page(2000), WRITE, 0); // any page of the file: waits for a's READ on it
                 return null;
@@ -129,12 +129,12 @@ class LockHierarchyTest {
     void aFullTableEscalatesInsteadOfFailingAndAWriterEscalatesToWrite() {
         try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0).maxLocks(50)
                 .maxObjects(50).build())) {
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             for (int p = 0; p < 500; p++) {
                 f.lm.lock(a, page(p), p % 7 == 0 ? WRITE : READ, 0);
             }
             assertEquals(WRITE, f.lm.heldMode(a, FILE), "it changed pages: the file lock is WRITE");
-            Transaction b = f.tm.begin();
+            Txn b = f.tm.begin();
             assertThrows(LockNotGrantedException.class, () -> f.lm.lock(b, page(1000), READ, LockManager.NOWAIT));
             f.tm.abort(a);
             f.lm.lock(b, page(1000), READ, LockManager.NOWAIT);

@@ -9,7 +9,7 @@ import org.libtp.core.DeadlockException;
 import org.libtp.core.LockNotGrantedException;
 import org.libtp.core.LockTimeoutException;
 import org.libtp.core.testkit.Seeds;
-import org.libtp.core.txn.Transaction;
+import org.libtp.core.txn.Txn;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,8 +111,8 @@ class LockManagerTest {
                 for (LockMode asked : LockMode.values()) {
                     // Whole files: every mode applies to them (pages take READ and WRITE only).
                     LockObject o = new LockObject(n++, LockObject.WHOLE_FILE);
-                    Transaction a = f.tm.begin();
-                    Transaction b = f.tm.begin();
+                    Txn a = f.tm.begin();
+                    Txn b = f.tm.begin();
                     f.lm.lock(a, o, held, 0);
                     if (asked.conflictsWith(held)) {
                         assertThrows(LockNotGrantedException.class, () -> f.lm.lock(b, o, asked, LockManager.NOWAIT),
@@ -134,8 +134,8 @@ class LockManagerTest {
     @Test
     void relockCountsReferences() {
         try (LockFixture f = open(quiet().build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
             f.lm.lock(a, page(1), READ, 0);
             f.lm.lock(a, page(1), READ, 0);
             assertEquals(2, f.lm.stats().locksInUse(), "one request, two references (and the file's IREAD)");
@@ -163,8 +163,8 @@ class LockManagerTest {
     @Test
     void upgradeAlone() {
         try (LockFixture f = open(quiet().build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
             f.lm.lock(a, page(1), READ, 0);
             f.lm.upgrade(a, page(1), 0);
             assertEquals(WRITE, f.lm.heldMode(a, page(1)));
@@ -187,9 +187,9 @@ class LockManagerTest {
     @Test
     void upgradeWaitsForTheOtherReaderAndGoesAheadOfWaiters() throws Exception {
         try (LockFixture f = open(quiet().build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
-            Transaction c = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
+            Txn c = f.tm.begin();
             f.lm.lock(a, page(1), READ, 0);
             f.lm.lock(b, page(1), READ, 0);
             List<String> order = Collections.synchronizedList(new ArrayList<>());
@@ -224,10 +224,10 @@ class LockManagerTest {
     @Test
     void aPendingUpgradeHoldsBackNewReaders() throws Exception {
         try (LockFixture f = open(quiet().build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
-            Transaction c = f.tm.begin();
-            Transaction d = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
+            Txn c = f.tm.begin();
+            Txn d = f.tm.begin();
             f.lm.lock(a, page(1), READ, 0);
             f.lm.lock(b, page(1), READ, 0);
             f.lm.lock(d, page(1), READ, 0);
@@ -260,10 +260,10 @@ class LockManagerTest {
     @Test
     void downgradeGrantsWaitingReaders() throws Exception {
         try (LockFixture f = open(quiet().build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
-            Transaction c = f.tm.begin();
-            Transaction d = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
+            Txn c = f.tm.begin();
+            Txn d = f.tm.begin();
             f.lm.lock(a, page(1), WRITE, 0);
             long w0 = f.lm.stats().waits();
             Future<?> rb = pool.submit(() -> {
@@ -303,9 +303,9 @@ class LockManagerTest {
     @Test
     void fifoALaterReadDoesNotJumpAWaitingWrite() throws Exception {
         try (LockFixture f = open(quiet().build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
-            Transaction c = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
+            Txn c = f.tm.begin();
             f.lm.lock(a, page(1), READ, 0);
             List<String> order = Collections.synchronizedList(new ArrayList<>());
             long w0 = f.lm.stats().waits();
@@ -339,8 +339,8 @@ class LockManagerTest {
     @Test
     void nowaitRefusesWithoutChangingAnything() {
         try (LockFixture f = open(quiet().build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
             f.lm.lock(a, page(1), WRITE, 0);
             LockNotGrantedException e = assertThrows(LockNotGrantedException.class,
                     () -> f.lm.lock(b, page(1), READ, LockManager.NOWAIT));
@@ -359,9 +359,9 @@ class LockManagerTest {
     @Test
     void timeoutLeavesTheTableCleanAndLetsTheNextWaiterIn() throws Exception {
         try (LockFixture f = open(quiet().lockTimeoutMillis(300).build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
-            Transaction c = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
+            Txn c = f.tm.begin();
             f.lm.lock(a, page(1), READ, 0);
             long w0 = f.lm.stats().waits();
             long t0 = System.nanoTime();
@@ -388,7 +388,7 @@ class LockManagerTest {
             f.tm.commit(a);
             f.tm.commit(c);
             assertClean(f.lm);
-            Transaction d = f.tm.begin();
+            Txn d = f.tm.begin();
             f.lm.lock(d, page(1), WRITE, LockManager.NOWAIT);
             f.tm.commit(d);
         }
@@ -397,8 +397,8 @@ class LockManagerTest {
     @Test
     void aWaiterInAFailedEnvironmentStopsWithinARecheckNotAtTheTimeout() throws Exception {
         try (LockFixture f = open(quiet().lockTimeoutMillis(60_000).build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
             f.lm.lock(a, page(1), WRITE, 0);
             long w0 = f.lm.stats().waits();
             Future<?> wb = pool.submit(() -> {
@@ -418,8 +418,8 @@ class LockManagerTest {
     @Test
     void conversionTimesOutKeepingItsReadLock() throws Exception {
         try (LockFixture f = open(quiet().lockTimeoutMillis(200).build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
             f.lm.lock(a, page(1), READ, 0);
             f.lm.lock(b, page(1), READ, 0);
             // In another thread: the same thread waiting for its own other transaction is refused at once.
@@ -429,7 +429,7 @@ class LockManagerTest {
             })));
             assertTrue(ex.getCause() instanceof LockTimeoutException, String.valueOf(ex));
             assertEquals(READ, f.lm.heldMode(a, page(1)));
-            Transaction c = f.tm.begin();
+            Txn c = f.tm.begin();
             f.lm.lock(c, page(1), READ, LockManager.NOWAIT); // no conversion pending any more
             f.tm.abort(a);
             f.tm.commit(b);
@@ -443,7 +443,7 @@ class LockManagerTest {
     @Test
     void fullLockTableIsAClearErrorAndTheTableStaysUsable() {
         try (LockFixture f = open(quiet().maxLocks(8).maxObjects(100).partitions(4).escalationThreshold(0).build())) {
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             for (int p = 0; p < 7; p++) { // and the file's IREAD
                 f.lm.lock(a, page(p), READ, 0);
             }
@@ -451,7 +451,7 @@ class LockManagerTest {
                     () -> f.lm.lock(a, page(7), READ, 0));
             assertTrue(e.getMessage().contains("lock table full (8 locks)") && e.getMessage().contains("LockConfig.maxLocks"),
                     e.getMessage());
-            Transaction b = f.tm.begin();
+            Txn b = f.tm.begin();
             assertThrows(CapacityExceededException.class, () -> f.lm.lock(b, page(0), READ, 0),
                     "a second holder needs a request entry too");
             f.lm.lock(a, page(0), READ, 0); // a re-lock needs no entry
@@ -465,7 +465,7 @@ class LockManagerTest {
             f.tm.commit(a);
             f.tm.commit(b);
             assertClean(f.lm);
-            Transaction c = f.tm.begin();
+            Txn c = f.tm.begin();
             for (int p = 100; p < 107; p++) {
                 f.lm.lock(c, page(p), WRITE, 0); // every entry came back (7 and the file's IWRITE)
             }
@@ -478,14 +478,14 @@ class LockManagerTest {
     @Test
     void fullObjectTableNamesMaxObjects() {
         try (LockFixture f = open(quiet().maxLocks(100).maxObjects(4).escalationThreshold(0).build())) {
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             for (int p = 0; p < 3; p++) { // and the file
                 f.lm.lock(a, page(p), READ, 0);
             }
             CapacityExceededException e = assertThrows(CapacityExceededException.class,
                     () -> f.lm.lock(a, page(3), READ, 0));
             assertTrue(e.getMessage().contains("LockConfig.maxObjects"), e.getMessage());
-            Transaction b = f.tm.begin();
+            Txn b = f.tm.begin();
             f.lm.lock(b, page(2), READ, 0); // an existing object takes no new entry
             f.tm.commit(a);
             f.lm.lock(b, page(3), WRITE, 0);
@@ -499,12 +499,12 @@ class LockManagerTest {
     @Test
     void commitAndAbortReleaseEveryLockAndWakeTheWaiters() throws Exception {
         try (LockFixture f = open(quiet().build())) {
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             for (int p = 0; p < 50; p++) {
                 f.lm.lock(a, page(p), p % 2 == 0 ? READ : WRITE, 0);
             }
             f.store.put(a, 3, 33); // a logged update: commit writes a record and forces it
-            Transaction b = f.tm.begin();
+            Txn b = f.tm.begin();
             long w0 = f.lm.stats().waits();
             Future<?> wb = pool.submit(() -> {
                 f.lm.lock(b, page(49), WRITE, 0);
@@ -515,7 +515,7 @@ class LockManagerTest {
             f.tm.commit(a);
             get(wb);
             assertEquals(2, f.lm.stats().locksInUse());
-            Transaction c = f.tm.begin();
+            Txn c = f.tm.begin();
             f.lm.lock(c, page(7), WRITE, 0);
             f.lm.lock(c, page(8), READ, 0);
             f.store.put(c, 4, 44);
@@ -532,7 +532,7 @@ class LockManagerTest {
     @Test
     void unlockAllInTheMiddleOfATransaction() {
         try (LockFixture f = open(quiet().build())) {
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             f.lm.lock(a, page(1), WRITE, 0);
             f.lm.lock(a, page(2), WRITE, 0);
             f.lm.unlockAll(a);
@@ -547,7 +547,7 @@ class LockManagerTest {
     // ------------------------------------------------------------------ deadlocks
 
     /** Locks {@code obj} WRITE in {@code t}; "GRANTED" (then commits) or "VICTIM" (then aborts). */
-    private static Callable<String> attempt(LockFixture f, Transaction t, LockObject obj) {
+    private static Callable<String> attempt(LockFixture f, Txn t, LockObject obj) {
         return () -> {
             try {
                 f.lm.lock(t, obj, WRITE, 0);
@@ -568,8 +568,8 @@ class LockManagerTest {
      */
     private long twoWayDeadlock(LockFixture f, boolean detectExplicitly, int extraLocksA, int extraLocksB)
             throws Exception {
-        Transaction a = f.tm.begin();
-        Transaction b = f.tm.begin();
+        Txn a = f.tm.begin();
+        Txn b = f.tm.begin();
         f.lm.lock(a, page(1), WRITE, 0);
         f.lm.lock(b, page(2), WRITE, 0);
         for (int i = 0; i < extraLocksA; i++) {
@@ -603,7 +603,7 @@ class LockManagerTest {
     @Test
     void deadlockFoundWhenARequestBlocksYoungestIsTheVictim() throws Exception {
         try (LockFixture f = open(quiet().build())) {
-            Transaction probe = f.tm.begin();
+            Txn probe = f.tm.begin();
             long first = probe.id();
             f.tm.commit(probe);
             long victim = twoWayDeadlock(f, false, 0, 0);
@@ -625,17 +625,17 @@ class LockManagerTest {
     @Test
     void explicitDetectionAndVictimPolicies() throws Exception {
         try (LockFixture f = open(quiet().detectOnBlock(false).victimPolicy(VictimPolicy.OLDEST).build())) {
-            Transaction probe = f.tm.begin();
+            Txn probe = f.tm.begin();
             long next = probe.id() + 1;
             f.tm.commit(probe);
             assertEquals(next, twoWayDeadlock(f, true, 0, 0), "OLDEST: a");
         }
         try (LockFixture f = open(quiet().detectOnBlock(false).victimPolicy(VictimPolicy.FEWEST_LOCKS).build())) {
-            Transaction probe = f.tm.begin();
+            Txn probe = f.tm.begin();
             long next = probe.id() + 1;
             f.tm.commit(probe);
             assertEquals(next, twoWayDeadlock(f, true, 0, 3), "FEWEST_LOCKS: a holds fewer");
-            Transaction probe2 = f.tm.begin();
+            Txn probe2 = f.tm.begin();
             long next2 = probe2.id() + 1;
             f.tm.commit(probe2);
             assertEquals(next2 + 1, twoWayDeadlock(f, true, 3, 0), "FEWEST_LOCKS: b holds fewer");
@@ -645,9 +645,9 @@ class LockManagerTest {
     @Test
     void threeWayCycleWithABystanderCostsOneVictim() throws Exception {
         try (LockFixture f = open(quiet().build())) {
-            Transaction[] t = {f.tm.begin(), f.tm.begin(), f.tm.begin()};
-            Transaction holder = f.tm.begin();
-            Transaction bystander = f.tm.begin(); // the youngest, waiting outside the cycle
+            Txn[] t = {f.tm.begin(), f.tm.begin(), f.tm.begin()};
+            Txn holder = f.tm.begin();
+            Txn bystander = f.tm.begin(); // the youngest, waiting outside the cycle
             f.lm.lock(holder, page(9), WRITE, 0);
             for (int i = 0; i < 3; i++) {
                 f.lm.lock(t[i], page(i), WRITE, 0);
@@ -680,10 +680,10 @@ class LockManagerTest {
     @Test
     void overlappingCyclesThroughAQueueCostOneVictim() throws Exception {
         try (LockFixture f = open(quiet().detectOnBlock(false).build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
-            Transaction c = f.tm.begin();
-            Transaction d = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
+            Txn c = f.tm.begin();
+            Txn d = f.tm.begin();
             f.lm.lock(a, page(0), WRITE, 0);
             f.lm.lock(b, page(1), WRITE, 0);
             f.lm.lock(c, page(2), WRITE, 0);
@@ -712,9 +712,9 @@ class LockManagerTest {
     @Test
     void cycleThroughAnEarlierWaiterIsFound() throws Exception {
         try (LockFixture f = open(quiet().detectOnBlock(false).build())) {
-            Transaction x = f.tm.begin();
-            Transaction c = f.tm.begin();
-            Transaction d = f.tm.begin();
+            Txn x = f.tm.begin();
+            Txn c = f.tm.begin();
+            Txn d = f.tm.begin();
             f.lm.lock(x, page(0), READ, 0);
             f.lm.lock(c, page(2), WRITE, 0);
             long w0 = f.lm.stats().waits();
@@ -749,8 +749,8 @@ class LockManagerTest {
     @Test
     void twoReadersUpgradingDeadlockAndTheVictimKeepsItsReadLock() throws Exception {
         try (LockFixture f = open(quiet().build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
             f.lm.lock(a, page(1), READ, 0);
             f.lm.lock(b, page(1), READ, 0);
             long w0 = f.lm.stats().waits();
@@ -802,7 +802,7 @@ class LockManagerTest {
     @Test
     void badArgumentsAndStates() {
         try (LockFixture f = open(quiet().build())) {
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             assertThrows(IllegalArgumentException.class, () -> f.lm.lock(null, page(1), READ, 0));
             assertThrows(IllegalArgumentException.class, () -> f.lm.lock(a, null, READ, 0));
             assertThrows(IllegalArgumentException.class, () -> f.lm.lock(a, page(1), null, 0));
@@ -853,7 +853,7 @@ class LockManagerTest {
     @Test
     void closedManagerRefusesEverything() {
         try (LockFixture f = open(LockConfig.defaults())) {
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             f.lm.lock(a, page(1), WRITE, 0);
             SharedLockManager second = SharedLockManager.open(f.tm, quiet().build());
             second.close();
@@ -908,7 +908,7 @@ class LockManagerTest {
                 runRandom(f, new Random(seed + (onBlock ? 1 : 0)), onBlock ? 400 : 100);
                 assertClean(f.lm);
                 // No entry leaked: a single transaction can take all 64 requests.
-                Transaction t = f.tm.begin();
+                Txn t = f.tm.begin();
                 for (int p = 0; p < 63; p++) { // and the file's IREAD
                     f.lm.lock(t, page(1000 + p), READ, 0);
                 }
@@ -932,7 +932,7 @@ class LockManagerTest {
             Random rnd = new Random(seeds.nextLong());
             fs.add(pool.submit(() -> {
                 for (int i = 0; i < txnsPerThread; i++) {
-                    Transaction t = f.tm.begin();
+                    Txn t = f.tm.begin();
                     Map<Long, LockMode> mine = new HashMap<>();
                     Map<Long, Integer> refs = new HashMap<>();
                     try {

@@ -2,8 +2,8 @@ package org.libtp.core.log;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.testkit.ChildJvm;
 import org.libtp.core.testkit.Seeds;
@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @org.junit.jupiter.api.Tag("multi-jvm")
 @org.junit.jupiter.api.Timeout(value = 60, unit = java.util.concurrent.TimeUnit.MINUTES)
 class LogCrashTest {
-    static final EnvironmentConfig ENV = EnvironmentConfig.builder().failCheckMillis(0).build();
+    static final RegionEnvironmentConfig ENV = RegionEnvironmentConfig.builder().failCheckMillis(0).build();
     static final LogConfig LOG = LogConfig.builder().fileSize(256 * 1024).bufferSize(32 * 1024).build();
 
     @TempDir
@@ -45,7 +45,7 @@ class LogCrashTest {
             String id = args[1];
             int threads = Integer.parseInt(args[2]);
             int count = Integer.parseInt(args[3]);
-            try (Environment env = Environment.open(home, ENV);
+            try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
                  SharedLog log = SharedLog.open(env, new FileStorage(home), LOG)) {
                 System.out.println("READY");
                 List<Thread> ts = new ArrayList<>();
@@ -139,7 +139,7 @@ class LogCrashTest {
 
     /** Reopens (recovering the end of the log) and checks every acknowledged record. */
     private static void verify(Path home, Map<Long, String> acked, int expectedRecords) {
-        try (Environment env = Environment.open(home, ENV);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), LOG)) {
             for (Map.Entry<Long, String> a : acked.entrySet()) {
                 LogEntry e = log.read(a.getKey());

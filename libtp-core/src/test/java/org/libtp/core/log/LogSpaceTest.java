@@ -3,8 +3,8 @@ package org.libtp.core.log;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.OutOfSpaceException;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.storage.FaultInjectingStorage;
 import org.libtp.core.storage.FileStorage;
 
@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Before, the failed creation failed the environment and left {@code log.N.new} behind.
  */
 class LogSpaceTest {
-    static final EnvironmentConfig ENV = EnvironmentConfig.builder().failCheckMillis(0).build();
+    static final RegionEnvironmentConfig ENV = RegionEnvironmentConfig.builder().failCheckMillis(0).build();
     static final LogConfig LOG = LogConfig.builder().fileSize(128 * 1024).bufferSize(16 * 1024).build();
 
     @TempDir
@@ -44,7 +44,7 @@ class LogSpaceTest {
         FaultInjectingStorage fis = new FaultInjectingStorage(dir);
         List<Long> lsns = new ArrayList<>();
         List<byte[]> payloads = new ArrayList<>();
-        try (Environment env = Environment.open(dir, ENV); SharedLog log = SharedLog.open(env, fis, LOG)) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, ENV); SharedLog log = SharedLog.open(env, fis, LOG)) {
             fis.diskFull(true); // no new file can be made; the current one is preallocated (a hole is not modelled)
             byte[] p = new byte[1000];
             OutOfSpaceException refused = null;
@@ -82,7 +82,7 @@ class LogSpaceTest {
             assertEquals(2, Lsn.file(lsns.get(lsns.size() - 1)), "the next file could be made");
             log.flush(log.endLsn(), Durability.SYNC);
         }
-        try (Environment env = Environment.open(dir, ENV); SharedLog log = SharedLog.open(env, new FileStorage(dir), LOG)) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, ENV); SharedLog log = SharedLog.open(env, new FileStorage(dir), LOG)) {
             for (int i = 0; i < lsns.size(); i++) {
                 assertArrayEquals(payloads.get(i), log.read(lsns.get(i)).payload(), "record " + i);
             }
@@ -92,7 +92,7 @@ class LogSpaceTest {
     @Test
     void logFilesTakeDiskOnlyAheadOfTheirRecords() throws Exception {
         LogConfig big = LogConfig.builder().fileSize(8 << 20).build();
-        try (Environment env = Environment.open(dir, ENV); SharedLog log = SharedLog.open(env, new FileStorage(dir), big)) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, ENV); SharedLog log = SharedLog.open(env, new FileStorage(dir), big)) {
             log.append(100, 1, Lsn.NULL, new byte[100], false);
             log.flush(log.endLsn(), Durability.SYNC);
             Path f = dir.resolve(LogFileHeader.fileName(1));

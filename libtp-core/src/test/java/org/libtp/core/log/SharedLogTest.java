@@ -3,8 +3,8 @@ package org.libtp.core.log;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.CorruptionException;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.storage.FileStorage;
 
 import java.io.RandomAccessFile;
@@ -24,7 +24,7 @@ class SharedLogTest {
     @TempDir
     Path home;
 
-    static final EnvironmentConfig ENV = EnvironmentConfig.builder().failCheckMillis(0).build();
+    static final RegionEnvironmentConfig ENV = RegionEnvironmentConfig.builder().failCheckMillis(0).build();
     static final LogConfig SMALL = LogConfig.builder().fileSize(64 * 1024).bufferSize(16 * 1024).build();
 
     static byte[] payload(int i) {
@@ -34,7 +34,7 @@ class SharedLogTest {
     @Test
     void appendReadScanAcrossFilesAndReopen() {
         List<Long> lsns = new ArrayList<>();
-        try (Environment env = Environment.open(home, ENV);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             for (int i = 0; i < 2_000; i++) {
                 lsns.add(log.append(7, i, i == 0 ? Lsn.NULL : lsns.get(i - 1), payload(i)));
@@ -53,7 +53,7 @@ class SharedLogTest {
             assertEquals(lsns.get(1_999), back.get(0));
             assertEquals(lsns.get(1_990), back.get(9));
         }
-        try (Environment env = Environment.open(home, ENV);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             List<LogEntry> all = new ArrayList<>();
             log.scan(Lsn.NULL, all::add);
@@ -69,7 +69,7 @@ class SharedLogTest {
 
     @Test
     void writeNoSyncReachesTheFileAndNoSyncStaysInTheBuffer() throws Exception {
-        try (Environment env = Environment.open(home, ENV);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             long a = log.append(1, 1, Lsn.NULL, new byte[] {42});
             log.flush(a + 33, Durability.NO_SYNC);
@@ -90,12 +90,12 @@ class SharedLogTest {
     @Test
     void cleanCloseMakesNoSyncRecordsDurable() {
         long a;
-        try (Environment env = Environment.open(home, ENV);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             a = log.append(1, 1, Lsn.NULL, payload(5));
             log.flush(log.endLsn(), Durability.NO_SYNC);
         }
-        try (Environment env = Environment.open(home, ENV);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             assertArrayEquals(payload(5), log.read(a).payload());
         }
@@ -112,7 +112,7 @@ class SharedLogTest {
     void tornTailIsTruncatedAndCorruptionInsideIsReported() throws Exception {
         long a;
         long b;
-        try (Environment env = Environment.open(home, ENV);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             a = log.append(1, 1, Lsn.NULL, payload(1));
             b = log.append(1, 1, a, payload(2));
@@ -124,7 +124,7 @@ class SharedLogTest {
             r.seek(Lsn.offset(b) + LogRecordCodec.HEADER_SIZE + 2);
             r.write('#');
         }
-        try (Environment env = Environment.open(home, ENV);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             assertEquals(b, log.endLsn(), "the log ends before the torn record");
             assertArrayEquals(payload(1), log.read(a).payload());
@@ -147,7 +147,7 @@ class SharedLogTest {
     void damageBeforeACheckpointIsCorruptionNotATornTail() throws Exception {
         long a;
         long end;
-        try (Environment env = Environment.open(home, ENV);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             a = log.append(1, 1, Lsn.NULL, payload(1));
             long b = log.append(1, 1, a, payload(2));
@@ -165,7 +165,7 @@ class SharedLogTest {
             r.write('#');
         }
         byte[] damaged = java.nio.file.Files.readAllBytes(f);
-        try (Environment env = Environment.open(home, ENV)) {
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV)) {
             CorruptionException e = assertThrows(CorruptionException.class,
                     () -> SharedLog.open(env, new FileStorage(home), SMALL));
             assertTrue(e.getMessage().contains("synced log is corrupt") && e.getMessage().contains(Lsn.toString(a)),
@@ -216,7 +216,7 @@ class SharedLogTest {
     void nextLogFileIsPreparedAheadAndLeftoversAreCleared() throws Exception {
         java.nio.file.Path stale = home.resolve(LogFileHeader.fileName(7) + SharedLog.READY);
         java.nio.file.Files.write(stale, new byte[] {1, 2, 3});
-        try (Environment env = Environment.open(home, ENV);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             assertTrue(!java.nio.file.Files.exists(stale), "leftovers of the last run are deleted at open");
             java.nio.file.Path ready = home.resolve(LogFileHeader.fileName(2) + SharedLog.READY);
@@ -241,7 +241,7 @@ class SharedLogTest {
 
     @Test
     void scanFromTheEndOfAFullFileContinuesInTheNext() {
-        try (Environment env = Environment.open(home, ENV);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             // Fill file 1 until the next record cannot fit, remember that end position.
             long before = log.endLsn();
@@ -301,7 +301,7 @@ class SharedLogTest {
 
     @Test
     void badArgumentsAndClosedHandles() {
-        Environment env = Environment.open(home, ENV);
+        RegionEnvironment env = RegionEnvironment.open(home, ENV);
         SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL);
         assertThrows(IllegalArgumentException.class, () -> log.append(1, 1, 0, null));
         assertThrows(IllegalArgumentException.class, () -> log.append(1, 1, 0, new byte[16 * 1024]));

@@ -53,7 +53,7 @@ class BankCrashTest {
                 System.out.println("READY");
                 long n = 0;
                 while (true) {
-                    Transaction t = f.tm.begin(Durability.SYNC);
+                    Txn t = f.tm.begin(Durability.SYNC);
                     try {
                         int a = rnd.nextInt(ACCOUNTS);
                         int b = (a + 1 + rnd.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
@@ -92,7 +92,7 @@ class BankCrashTest {
         int rounds = Seeds.stress() ? 100 : 4;
         Path home = Files.createDirectory(dir.resolve("env"));
         try (PageFixture f = new PageFixture(home, 16, 0)) {
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             for (int a = 0; a < ACCOUNTS; a++) {
                 f.add(t, a, 0, INITIAL);
             }

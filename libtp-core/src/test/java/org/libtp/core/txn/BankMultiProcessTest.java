@@ -64,7 +64,7 @@ class BankMultiProcessTest {
             LockManager lm = f.tp.locks();
             for (int i = 0; i < count; ) {
                 boolean audit = i % 10 == 9;
-                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                Txn t = f.tm.begin(Durability.NO_SYNC);
                 try {
                     if (audit) {
                         long sum = 0;
@@ -105,7 +105,7 @@ class BankMultiProcessTest {
         long seed = Seeds.seed("BankMultiProcessTest");
         Path home = Files.createDirectory(dir.resolve("env"));
         try (PageFixture f = new PageFixture(home, 16, 0)) {
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             for (int a = 0; a < ACCOUNTS; a++) {
                 f.add(t, a, 0, INITIAL);
             }

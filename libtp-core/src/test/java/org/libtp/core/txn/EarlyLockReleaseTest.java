@@ -151,13 +151,13 @@ class EarlyLockReleaseTest {
         try (PageFixture f = new PageFixture(dir, 16, 0, config(true), gs)) {
             LockManager lm = f.tp.locks();
             LockObject x = new LockObject(f.file, 1);
-            Transaction t1 = f.tm.begin(Durability.SYNC);
+            Txn t1 = f.tm.begin(Durability.SYNC);
             lm.lock(t1, x, LockMode.WRITE, 0);
             f.add(t1, 1, 0, 7);
             gs.gate = new CountDownLatch(1);
             CompletableFuture<Void> c1 = CompletableFuture.runAsync(() -> f.tm.commit(t1));
             // t1 sits in its force; its lock must be free already.
-            Transaction t2 = f.tm.begin(Durability.SYNC);
+            Txn t2 = f.tm.begin(Durability.SYNC);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (true) {
                 try {
@@ -186,7 +186,7 @@ class EarlyLockReleaseTest {
         try (PageFixture f = new PageFixture(dir, 16, 0, config(false), gs)) {
             LockManager lm = f.tp.locks();
             LockObject x = new LockObject(f.file, 1);
-            Transaction t1 = f.tm.begin(Durability.SYNC);
+            Txn t1 = f.tm.begin(Durability.SYNC);
             lm.lock(t1, x, LockMode.WRITE, 0);
             f.add(t1, 1, 0, 7);
             gs.gate = new CountDownLatch(1);
@@ -194,7 +194,7 @@ class EarlyLockReleaseTest {
             while (gs.blocked.get() == 0) {
                 Thread.sleep(1);
             }
-            Transaction t2 = f.tm.begin(Durability.SYNC);
+            Txn t2 = f.tm.begin(Durability.SYNC);
             long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
             while (System.nanoTime() < until) {
                 assertThrows(LockNotGrantedException.class, () -> lm.lock(t2, x, LockMode.READ, LockManager.NOWAIT));
@@ -235,7 +235,7 @@ class EarlyLockReleaseTest {
                 threads.add(new Thread(() -> {
                     Random r = new Random(threadSeed + id);
                     LockManager lm = f.tp.locks();
-                    Transaction t = null;
+                    Txn t = null;
                     try {
                         while (!stop.get()) {
                             t = f.tm.begin(Durability.SYNC);

@@ -3,8 +3,8 @@ package org.libtp.core.txn;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.RunRecoveryException;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.Durability;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.log.LogFileHeader;
@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Faults injected through the storage interface: failed force, torn tail, crash in recovery. */
 class FaultInjectionTest {
-    static final EnvironmentConfig ENV = EnvironmentConfig.builder().failCheckMillis(0).build();
+    static final RegionEnvironmentConfig ENV = RegionEnvironmentConfig.builder().failCheckMillis(0).build();
     static final LogConfig LOG = LogConfig.builder().fileSize(128 * 1024).bufferSize(16 * 1024).build();
 
     @TempDir
@@ -38,7 +38,7 @@ class FaultInjectionTest {
     @Test
     void aFailedForceFailsTheEnvironmentAndIsNeverRetriedNorReportedAsSuccess() throws Exception {
         FaultInjectingStorage fis = new FaultInjectingStorage(dir);
-        try (Environment env = Environment.open(dir, ENV); SharedLog log = SharedLog.open(env, fis, LOG)) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, ENV); SharedLog log = SharedLog.open(env, fis, LOG)) {
             long a = log.append(1, 1, Lsn.NULL, new byte[] {1});
             log.flush(log.endLsn(), Durability.SYNC);
             String file = LogFileHeader.fileName(Lsn.file(a));
@@ -54,7 +54,7 @@ class FaultInjectionTest {
             assertThrows(RunRecoveryException.class, () -> log.append(1, 1, a, new byte[] {3}));
             assertEquals(forces + 1, fis.forceCount(file), "no force after the failure either");
         }
-        try (Environment env = Environment.open(dir, ENV)) {
+        try (RegionEnvironment env = RegionEnvironment.open(dir, ENV)) {
             assertTrue(env.wasUnclean());
         }
     }
@@ -67,7 +67,7 @@ class FaultInjectionTest {
         Map<Long, byte[]> durable = new HashMap<>();
         for (int round = 0; round < rounds; round++) {
             FaultInjectingStorage fis = new FaultInjectingStorage(dir);
-            Environment env = Environment.open(dir, ENV);
+            RegionEnvironment env = RegionEnvironment.open(dir, ENV);
             SharedLog log = SharedLog.open(env, fis, LOG);
             for (int i = 0; i < 20 + rnd.nextInt(200); i++) {
                 byte[] p = ("r" + round + "." + i + "x".repeat(rnd.nextInt(600))).getBytes(StandardCharsets.UTF_8);
@@ -86,7 +86,7 @@ class FaultInjectionTest {
             fis.crash(rnd, FaultInjectingStorage.CrashMode.RANDOM);
             log.close(); // its flush fails on the crashed storage and fails the environment
             env.close();
-            try (Environment env2 = Environment.open(dir, ENV);
+            try (RegionEnvironment env2 = RegionEnvironment.open(dir, ENV);
                  SharedLog log2 = SharedLog.open(env2, new FileStorage(dir), LOG)) {
                 for (Map.Entry<Long, byte[]> d : durable.entrySet()) {
                     assertArrayEquals(d.getValue(), log2.read(d.getKey()).payload(),
@@ -109,12 +109,12 @@ class FaultInjectionTest {
             // Committed work, then a loser whose changes reached the data file at a checkpoint.
             FaultInjectingStorage fis = new FaultInjectingStorage(home);
             TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).build(), fis);
-            Transaction c = f.tm.begin(Durability.SYNC);
+            Txn c = f.tm.begin(Durability.SYNC);
             for (int s = 0; s < 20; s++) {
                 f.store.put(c, s, 1000 + s);
             }
             f.tm.commit(c);
-            Transaction loser = f.tm.begin();
+            Txn loser = f.tm.begin();
             for (int s = 10; s < 30; s++) {
                 f.store.put(loser, s, -1);
             }

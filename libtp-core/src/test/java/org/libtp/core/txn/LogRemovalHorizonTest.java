@@ -26,10 +26,10 @@ class LogRemovalHorizonTest {
     void aTransactionListedByTheLastCheckpointKeepsItsFirstFile() {
         try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).build(),
                 new FileStorage(home), false)) {
-            Transaction old = f.tm.begin(Durability.NO_SYNC);
+            Txn old = f.tm.begin(Durability.NO_SYNC);
             f.store.put(old, 0, 1); // its first record, in file 1
             for (int i = 0; i < 9000; i++) { // others fill a few files
-                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                Txn t = f.tm.begin(Durability.NO_SYNC);
                 f.store.put(t, 1 + i % 100, i);
                 f.tm.commit(t);
             }

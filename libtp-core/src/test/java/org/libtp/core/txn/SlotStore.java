@@ -1,6 +1,6 @@
 package org.libtp.core.txn;
 
-import org.libtp.core.env.Environment;
+import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.RegionSpec;
 import org.libtp.core.log.LogEntry;
 import org.libtp.core.log.record.LogRecord;
@@ -37,7 +37,7 @@ public final class SlotStore implements ResourceManager {
     private final Latch[] latches = new Latch[STRIPES];
     private final int slots;
 
-    public SlotStore(Environment env, Storage storage, int slots) {
+    public SlotStore(RegionEnvironment env, Storage storage, int slots) {
         this.storage = storage;
         this.slots = slots;
         Region r = env.region(new RegionSpec("slots", OFF_SLOTS + 8L * slots, 1,
@@ -58,7 +58,7 @@ public final class SlotStore implements ResourceManager {
     }
 
     /** Sets slot {@code slot} to {@code value} in {@code txn}, logging before and after images. */
-    public void put(Transaction txn, int slot, long value) {
+    public void put(Txn txn, int slot, long value) {
         check(slot);
         Latch l = latches[slot % STRIPES];
         l.acquire();

@@ -63,7 +63,7 @@ class TxnCrashTest {
             int first = w * PER_WORKER;
             int counter = first + PER_WORKER - 1;
             for (int i = 0; i < count; i++) {
-                Transaction t = f.tm.begin(Durability.SYNC);
+                Txn t = f.tm.begin(Durability.SYNC);
                 int a = first + rnd.nextInt(PER_WORKER - 1);
                 int b = first + rnd.nextInt(PER_WORKER - 1);
                 long amount = 1 + rnd.nextInt(100);
@@ -172,7 +172,7 @@ class TxnCrashTest {
     public static final class Stall {
         public static void main(String[] args) throws Exception {
             try (TxnFixture f = new TxnFixture(Path.of(args[0]), 0, TxnConfig.defaults())) {
-                Transaction t = f.tm.begin();
+                Txn t = f.tm.begin();
                 f.store.put(t, 500, 5);
                 f.store.put(t, 501, 6);
                 System.out.println("UPDATED");
@@ -185,7 +185,7 @@ class TxnCrashTest {
     void failCheckRollsBackTheTransactionsOfADeadProcess() throws Exception {
         Path home = Files.createDirectory(dir.resolve("env"));
         try (TxnFixture f = new TxnFixture(home)) {
-            Transaction mine = f.tm.begin();
+            Txn mine = f.tm.begin();
             f.store.put(mine, 600, 60);
             try (ChildJvm c = ChildJvm.start(Stall.class, home.toString())) {
                 c.awaitLine("UPDATED", Duration.ofSeconds(60));

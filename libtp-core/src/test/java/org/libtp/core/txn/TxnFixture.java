@@ -1,7 +1,7 @@
 package org.libtp.core.txn;
 
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.log.SharedLog;
 import org.libtp.core.storage.FileStorage;
@@ -14,7 +14,7 @@ import java.util.List;
 final class TxnFixture implements AutoCloseable {
     static final int SLOTS = 1024;
     final TxnEnvironment tp;
-    final Environment env;
+    final RegionEnvironment env;
     final SharedLog log;
     final SlotStore store;
     final SharedTxnManager tm;
@@ -29,7 +29,7 @@ final class TxnFixture implements AutoCloseable {
 
     TxnFixture(Path home, long failCheckMillis, TxnConfig txnConfig, Storage storage, boolean autoRemoveLogs) {
         tp = TxnEnvironment.open(home,
-                EnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(failCheckMillis).build(),
+                RegionEnvironmentConfig.builder().latchCheckMillis(50).failCheckMillis(failCheckMillis).build(),
                 LogConfig.builder().fileSize(256 * 1024).bufferSize(64 * 1024).autoRemove(autoRemoveLogs).build(),
                 txnConfig, storage,
                 (env, s) -> List.of(new SlotStore(env, s, SLOTS)));

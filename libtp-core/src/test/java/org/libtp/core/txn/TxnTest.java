@@ -21,11 +21,11 @@ class TxnTest {
     @Test
     void commitSurvivesReopenAndAbortUndoes() {
         try (TxnFixture f = new TxnFixture(home)) {
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             f.store.put(t, 1, 100);
             f.store.put(t, 2, 200);
             f.tm.commit(t);
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             f.store.put(a, 1, 111);
             f.store.put(a, 3, 333);
             f.store.put(a, 1, 112);
@@ -39,7 +39,7 @@ class TxnTest {
             assertEquals(100, f.store.get(1));
             assertEquals(200, f.store.get(2));
             assertEquals(0, f.store.get(3));
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             assertTrue(t.id() > 2, "ids continue after the ones in the log: " + t.id());
             f.tm.abort(t);
         }
@@ -79,8 +79,8 @@ class TxnTest {
     @Test
     void eachTransactionHasItsOwnWaiterSemaphore() throws Exception {
         try (TxnFixture f = new TxnFixture(home)) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
             org.libtp.core.sync.SharedSemaphore wa = f.tm.waiter(a);
             assertEquals(0, wa.availablePermits());
             Thread poster = new Thread(wa::post);
@@ -99,10 +99,10 @@ class TxnTest {
         try (TxnFixture f = new TxnFixture(home)) {
             java.util.List<String> heard = new java.util.ArrayList<>();
             f.tm.addEndListener((slot, id, committed) -> heard.add(id + (committed ? " commit" : " abort")));
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             f.store.put(a, 1, 1);
             f.tm.commit(a);
-            Transaction b = f.tm.begin();
+            Txn b = f.tm.begin();
             f.tm.abort(b);
             assertEquals(java.util.List.of(a.id() + " commit", b.id() + " abort"), heard);
         }
@@ -111,12 +111,12 @@ class TxnTest {
     @Test
     void timedCheckpoints() throws Exception {
         try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).checkpointSeconds(1).build())) {
-            Transaction a = f.tm.begin();
+            Txn a = f.tm.begin();
             f.store.put(a, 1, 1);
             f.tm.commit(a);
             long first = f.tm.lastCheckpoint();
             Thread.sleep(1_100);
-            Transaction b = f.tm.begin();
+            Txn b = f.tm.begin();
             f.store.put(b, 2, 2);
             f.tm.commit(b);
             // The commit wakes the checkpoint thread, which takes it.
@@ -133,7 +133,7 @@ class TxnTest {
         try (TxnFixture f = new TxnFixture(home)) {
             long end = f.log.endLsn();
             long forces = f.log.forceCount();
-            Transaction t = f.tm.begin(Durability.SYNC);
+            Txn t = f.tm.begin(Durability.SYNC);
             f.store.get(5);
             f.tm.commit(t);
             assertEquals(end, f.log.endLsn());
@@ -144,7 +144,7 @@ class TxnTest {
     @Test
     void finishedTransactionsAndBadArgumentsAreRefused() {
         try (TxnFixture f = new TxnFixture(home)) {
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             f.tm.commit(t);
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> f.store.put(t, 1, 1));
             assertTrue(e.getMessage().contains("already committed or aborted"), e.getMessage());
@@ -152,7 +152,7 @@ class TxnTest {
             assertThrows(IllegalStateException.class, () -> f.tm.abort(t));
             assertThrows(IllegalArgumentException.class, () -> f.tm.begin(null));
             assertThrows(IllegalArgumentException.class, () -> f.tm.commit(null));
-            Transaction u = f.tm.begin();
+            Txn u = f.tm.begin();
             assertThrows(IllegalArgumentException.class, () -> u.log(null));
             assertThrows(IllegalArgumentException.class, () -> u.log(new org.libtp.core.log.record.LogRecord.TxnAbort()));
             f.tm.abort(u);
@@ -163,8 +163,8 @@ class TxnTest {
     @Test
     void fullTransactionTableIsAClearError() {
         try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().maxTransactions(2).build())) {
-            Transaction a = f.tm.begin();
-            Transaction b = f.tm.begin();
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
             CapacityExceededException e = assertThrows(CapacityExceededException.class, () -> f.tm.begin());
             assertTrue(e.getMessage().contains("maxTransactions"), e.getMessage());
             f.tm.abort(a);
@@ -182,7 +182,7 @@ class TxnTest {
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
             int i = 0;
             while (f.tm.lastCheckpoint() == first && System.nanoTime() < deadline) {
-                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                Txn t = f.tm.begin(Durability.NO_SYNC);
                 f.store.put(t, i % TxnFixture.SLOTS, i);
                 f.tm.commit(t);
                 i++;
@@ -204,9 +204,9 @@ class TxnTest {
     @Test
     void checkpointsRemoveLogFilesRecoveryNoLongerNeedsByDefault() throws Exception {
         try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).build())) {
-            Transaction open = null;
+            Txn open = null;
             for (int i = 0; i < 8000; i++) {
-                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                Txn t = f.tm.begin(Durability.NO_SYNC);
                 f.store.put(t, i % TxnFixture.SLOTS, i);
                 f.tm.commit(t);
                 if (i == 4000) {
@@ -246,11 +246,11 @@ class TxnTest {
     void aLogFileTheLastCheckpointNeedsIsKeptEvenAfterItsTransactionEnded() {
         try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).build(), new FileStorage(home),
                 false)) {
-            Transaction open = f.tm.begin();
+            Txn open = f.tm.begin();
             f.store.put(open, 7, -7);
             int firstFile = Lsn.file(open.lastLsn());
             for (int i = 0; i < 8000; i++) {
-                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                Txn t = f.tm.begin(Durability.NO_SYNC);
                 f.store.put(t, 100 + i % 500, i);
                 f.tm.commit(t);
             }
@@ -270,13 +270,13 @@ class TxnTest {
         try (TxnFixture f = new TxnFixture(home, 0, TxnConfig.builder().checkpointBytes(0).build(), new FileStorage(home),
                 false)) {
             for (int i = 0; i < 8000; i++) {
-                Transaction t = f.tm.begin(Durability.NO_SYNC);
+                Txn t = f.tm.begin(Durability.NO_SYNC);
                 f.store.put(t, i % TxnFixture.SLOTS, i);
                 f.tm.commit(t);
             }
             assertTrue(f.log.fileNumbers().length > 2, "several log files");
             assertEquals(0, f.tm.archivableLogFiles().length, "nothing archivable before a checkpoint");
-            Transaction open = f.tm.begin();
+            Txn open = f.tm.begin();
             f.store.put(open, 7, -7); // an active transaction from before the checkpoint
             long ckp = f.tm.checkpoint();
             assertNotEquals(Lsn.NULL, ckp);
@@ -300,7 +300,7 @@ class TxnTest {
     void transactionIdsAreNeverReusedAfterRecoveryFromTheLastCheckpoint() {
         long lastId;
         try (TxnFixture f = new TxnFixture(home)) {
-            Transaction t = null;
+            Txn t = null;
             for (int i = 0; i < 5; i++) {
                 t = f.tm.begin();
                 f.store.put(t, i, i);
@@ -309,7 +309,7 @@ class TxnTest {
             lastId = t.id();
         } // the last close checkpoints: recovery reads the log from there, where no transaction is
         try (TxnFixture f = new TxnFixture(home)) {
-            Transaction t = f.tm.begin();
+            Txn t = f.tm.begin();
             assertTrue(t.id() > lastId, "id " + t.id() + " after " + lastId);
             f.tm.abort(t);
             assertEquals(4, f.store.get(4));

@@ -3,8 +3,8 @@ package org.libtp.core.log.record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.CorruptionException;
-import org.libtp.core.env.Environment;
-import org.libtp.core.env.EnvironmentConfig;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.log.LogEntry;
 import org.libtp.core.log.LogPrinter;
@@ -88,7 +88,7 @@ class LogRecordsTest {
 
     @Test
     void printerPrintsALogWrittenByTheLogManager(@TempDir Path home) throws Exception {
-        try (Environment env = Environment.open(home, EnvironmentConfig.builder().failCheckMillis(0).build());
+        try (RegionEnvironment env = RegionEnvironment.open(home, RegionEnvironmentConfig.builder().failCheckMillis(0).build());
              SharedLog log = SharedLog.open(env, new FileStorage(home), LogConfig.defaults())) {
             long prev = Lsn.NULL;
             for (LogRecord r : SAMPLES) {

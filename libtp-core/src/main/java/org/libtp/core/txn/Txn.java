@@ -9,7 +9,7 @@ import org.libtp.core.log.record.LogRecord;
  * {@link TransactionManager#commit} or {@link TransactionManager#abort} every use throws
  * {@link IllegalStateException}.
  */
-public final class Transaction {
+public final class Txn {
     private final SharedTxnManager manager;
     final int slot;
     final long id;
@@ -22,7 +22,7 @@ public final class Transaction {
     /** The thread that last asked for a lock for this transaction (in this JVM). */
     private volatile Thread lockingThread;
 
-    Transaction(SharedTxnManager manager, int slot, long id, Durability durability) {
+    Txn(SharedTxnManager manager, int slot, long id, Durability durability) {
         this.manager = manager;
         this.slot = slot;
         this.id = id;

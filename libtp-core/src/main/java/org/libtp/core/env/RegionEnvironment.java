@@ -24,7 +24,7 @@ import java.util.Map;
  * {@link org.libtp.core.RunRecoveryException} until every process has closed it.
  *
  * <pre>{@code
- * try (Environment env = Environment.open(dir, EnvironmentConfig.defaults())) {
+ * try (RegionEnvironment env = RegionEnvironment.open(dir, RegionEnvironmentConfig.defaults())) {
  *     Region r = env.region(new RegionSpec("demo", 4096, 1, new LatchArray(256, 64, 1)));
  *     Latch latch = env.latch(r, 256, "demo latch");
  *     latch.acquire();
@@ -32,7 +32,7 @@ import java.util.Map;
  * }
  * }</pre>
  */
-public final class Environment implements AutoCloseable {
+public final class RegionEnvironment implements AutoCloseable {
     /** Per JVM: one shared state per real path, reference counted. Guarded by itself. */
     private static final Map<Path, SharedEnvironment> OPEN = new HashMap<>();
     /** Per JVM: one monitor per real path, so opens of different environments don't wait on each other. */
@@ -41,7 +41,7 @@ public final class Environment implements AutoCloseable {
     private final SharedEnvironment shared;
     private volatile boolean closed;
 
-    private Environment(SharedEnvironment shared) {
+    private RegionEnvironment(SharedEnvironment shared) {
         this.shared = shared;
     }
 
@@ -58,7 +58,7 @@ public final class Environment implements AutoCloseable {
      *         regions placed otherwise than {@code config} explicitly asks
      * @throws org.libtp.core.OutOfSpaceException no room for the shared regions
      */
-    public static Environment open(Path home, EnvironmentConfig config) {
+    public static RegionEnvironment open(Path home, RegionEnvironmentConfig config) {
         if (home == null || config == null) {
             throw new IllegalArgumentException("home and config must not be null");
         }
@@ -93,13 +93,13 @@ public final class Environment implements AutoCloseable {
                 s.checkValid();
                 s.checkPlacement(config);
                 s.retain();
-                return new Environment(s);
+                return new RegionEnvironment(s);
             }
             s = SharedEnvironment.attach(real, config);
             synchronized (OPEN) {
                 OPEN.put(real, s);
             }
-            return new Environment(s);
+            return new RegionEnvironment(s);
         }
     }
 
@@ -131,7 +131,7 @@ public final class Environment implements AutoCloseable {
     }
 
     /** The configuration this process opened with. */
-    public EnvironmentConfig config() {
+    public RegionEnvironmentConfig config() {
         return shared.config();
     }
 
@@ -266,7 +266,7 @@ public final class Environment implements AutoCloseable {
      * Finds processes that died without closing the environment. A dead process that held no
      * latch just loses its slot (returned count); one that held a latch fails the environment
      * and this throws {@link org.libtp.core.RunRecoveryException}. Also runs in the background
-     * every {@link EnvironmentConfig#failCheckMillis()}.
+     * every {@link RegionEnvironmentConfig#failCheckMillis()}.
      */
     public int failCheck() {
         return live().failCheck();

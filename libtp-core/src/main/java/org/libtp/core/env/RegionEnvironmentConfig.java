@@ -32,7 +32,7 @@ import java.nio.file.Path;
  *                          environment's region directory (default {@code /dev/shm}, or the
  *                          system property {@value #SHM_DIRECTORY_PROPERTY})
  */
-public record EnvironmentConfig(int maxProcesses, int maxRegions, MemoryImpl memory,
+public record RegionEnvironmentConfig(int maxProcesses, int maxRegions, MemoryImpl memory,
                                 long latchCheckMillis, long failCheckMillis, boolean pollingFutex,
                                 RegionPlacement regionPlacement, Path shmDirectory) {
 
@@ -43,7 +43,7 @@ public record EnvironmentConfig(int maxProcesses, int maxRegions, MemoryImpl mem
     /** The default {@link #shmDirectory()}. */
     public static final Path DEFAULT_SHM_DIRECTORY = Path.of("/dev/shm");
 
-    public EnvironmentConfig {
+    public RegionEnvironmentConfig {
         if (maxProcesses < 1 || maxProcesses > 4096) {
             throw new IllegalArgumentException("maxProcesses " + maxProcesses + " not in [1, 4096]");
         }
@@ -68,7 +68,7 @@ public record EnvironmentConfig(int maxProcesses, int maxRegions, MemoryImpl mem
         }
     }
 
-    public static EnvironmentConfig defaults() {
+    public static RegionEnvironmentConfig defaults() {
         return builder().build();
     }
 
@@ -148,8 +148,8 @@ public record EnvironmentConfig(int maxProcesses, int maxRegions, MemoryImpl mem
             return regionPlacement(RegionPlacement.SHM).shmDirectory(tmpfs);
         }
 
-        public EnvironmentConfig build() {
-            return new EnvironmentConfig(maxProcesses, maxRegions, memory, latchCheckMillis,
+        public RegionEnvironmentConfig build() {
+            return new RegionEnvironmentConfig(maxProcesses, maxRegions, memory, latchCheckMillis,
                     failCheckMillis, pollingFutex, regionPlacement, shmDirectory);
         }
     }
