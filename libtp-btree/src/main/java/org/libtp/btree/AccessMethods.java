@@ -1,5 +1,6 @@
 package org.libtp.btree;
 
+import org.libtp.core.buffer.Page;
 import org.libtp.core.buffer.SharedBufferPool;
 import org.libtp.core.txn.ResourceManager;
 import org.libtp.core.txn.Txn;
@@ -76,7 +77,7 @@ public final class AccessMethods {
         if (tp.buffers().pageCount(fileId) == 0) {
             return null;
         }
-        org.libtp.core.buffer.Page p = tp.buffers().get(fileId, 0, 0);
+        Page p = tp.buffers().get(fileId, 0, 0);
         try {
             int t = p.type();
             return t == BtreePage.META ? "BTREE" : t == Recno.META_TYPE ? "RECNO" : null;

@@ -1,7 +1,9 @@
 package org.libtp.btree;
 
+import org.libtp.core.CorruptionException;
 import org.libtp.core.buffer.BufferManager;
 import org.libtp.core.buffer.Page;
+import org.libtp.core.buffer.PageHeader;
 import org.libtp.core.lock.LockMode;
 
 import java.util.ArrayList;
@@ -1004,7 +1006,7 @@ final class Btree {
                         if (p.type() != BtreePage.FREE) {
                             p.unlatch();
                             bm.unpin(p, false);
-                            throw new org.libtp.core.CorruptionException("page " + x + " of " + bm.describe(file)
+                            throw new CorruptionException("page " + x + " of " + bm.describe(file)
                                     + " is on the free list but has type " + p.type()
                                     + "; run verify, and restore from a backup");
                         }
@@ -1075,8 +1077,8 @@ final class Btree {
                 try {
                     p.latch();
                     try {
-                        p.fill(org.libtp.core.buffer.PageHeader.OFF_RESERVED,
-                                p.size() - org.libtp.core.buffer.PageHeader.OFF_RESERVED, (byte) 0);
+                        p.fill(PageHeader.OFF_RESERVED,
+                                p.size() - PageHeader.OFF_RESERVED, (byte) 0);
                         p.setType(BtreePage.FREE);
                         p.putLong(OFF_FREE_NEXT, meta.getLong(OFF_FREE_HEAD));
                         p.putLong(OFF_FREE_WATERMARK, watermark);

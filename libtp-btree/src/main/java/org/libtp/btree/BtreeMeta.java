@@ -1,5 +1,6 @@
 package org.libtp.btree;
 
+import org.libtp.core.CorruptionException;
 import org.libtp.core.buffer.BufferManager;
 import org.libtp.core.buffer.Page;
 
@@ -36,11 +37,11 @@ final class BtreeMeta {
             m.latch();
             try {
                 if (m.type() != PageTypes.BTREE_META) {
-                    throw new org.libtp.core.CorruptionException("page 0 of " + bm.describe(file) + " is not a B-tree meta page");
+                    throw new CorruptionException("page 0 of " + bm.describe(file) + " is not a B-tree meta page");
                 }
                 int n = m.getShort(OFF_ORDER);
                 if (n > MAX_ORDER_NAME) {
-                    throw new org.libtp.core.CorruptionException("B-tree meta page of " + bm.describe(file)
+                    throw new CorruptionException("B-tree meta page of " + bm.describe(file)
                             + " names a key order of " + n + " bytes");
                 }
                 return n == 0 ? null : new String(m.getBytes(OFF_ORDER + 2, n), java.nio.charset.StandardCharsets.UTF_8);

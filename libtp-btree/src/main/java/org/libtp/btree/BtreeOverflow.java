@@ -1,5 +1,6 @@
 package org.libtp.btree;
 
+import org.libtp.core.CorruptionException;
 import org.libtp.core.buffer.Page;
 
 /**
@@ -77,13 +78,13 @@ final class BtreeOverflow {
     /** The value of stored bytes: inline, or read from its overflow chain. */
     byte[] load(byte[] stored) {
         if (stored.length == 0) {
-            throw new org.libtp.core.CorruptionException("an empty stored value in " + tree.bm.describe(tree.file));
+            throw new CorruptionException("an empty stored value in " + tree.bm.describe(tree.file));
         }
         if (stored[0] == INLINE) {
             return java.util.Arrays.copyOfRange(stored, 1, stored.length);
         }
         if (stored[0] != OVERFLOW || stored.length != 13) {
-            throw new org.libtp.core.CorruptionException("a stored value in " + tree.bm.describe(tree.file) + " has tag " + stored[0]);
+            throw new CorruptionException("a stored value in " + tree.bm.describe(tree.file) + " has tag " + stored[0]);
         }
         long pageNo = overflowPage(stored);
         int length = java.nio.ByteBuffer.wrap(stored, 9, 4).getInt();
@@ -91,7 +92,7 @@ final class BtreeOverflow {
         int at = 0;
         while (at < length) {
             if (pageNo == 0) {
-                throw new org.libtp.core.CorruptionException("the overflow chain of a value in " + tree.bm.describe(tree.file)
+                throw new CorruptionException("the overflow chain of a value in " + tree.bm.describe(tree.file)
                         + " ends after " + at + " of " + length + " bytes");
             }
             Page p = tree.bm.get(tree.file, pageNo, 0);
@@ -100,7 +101,7 @@ final class BtreeOverflow {
                 try {
                     int n = p.getInt(OFF_OVF_USED);
                     if (p.type() != BtreePage.OVERFLOW || n < 0 || n > length - at || n > p.size() - OFF_OVF_DATA) {
-                        throw new org.libtp.core.CorruptionException("overflow page " + pageNo + " of " + tree.bm.describe(tree.file)
+                        throw new CorruptionException("overflow page " + pageNo + " of " + tree.bm.describe(tree.file)
                                 + " is damaged (type " + p.type() + ", " + n + " bytes used)");
                     }
                     p.getBytes(OFF_OVF_DATA, out, at, n);
@@ -126,7 +127,7 @@ final class BtreeOverflow {
                 p.latch();
                 try {
                     if (p.type() != BtreePage.OVERFLOW) {
-                        throw new org.libtp.core.CorruptionException("page " + pageNo + " of " + tree.bm.describe(tree.file)
+                        throw new CorruptionException("page " + pageNo + " of " + tree.bm.describe(tree.file)
                                 + " is in an overflow chain being freed but has type " + p.type()
                                 + "; run verify, and restore from a backup");
                     }
@@ -140,7 +141,7 @@ final class BtreeOverflow {
             tree.free(pageNo, log);
             pageNo = next;
             if (++guard > tree.bm.pageCount(tree.file)) {
-                throw new org.libtp.core.CorruptionException("an overflow chain of " + tree.bm.describe(tree.file) + " loops");
+                throw new CorruptionException("an overflow chain of " + tree.bm.describe(tree.file) + " loops");
             }
         }
     }

@@ -1,5 +1,8 @@
 package org.libtp.btree;
 
+import org.libtp.core.log.Durability;
+import org.libtp.core.txn.Txn;
+import org.libtp.core.txn.TxnEnvironment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,16 +42,16 @@ final class EndActions {
     }
 
     /** Runs the actions of {@code txn}, which has committed or aborted (see {@link AccessMethods#ended}). */
-    void ended(org.libtp.core.txn.TxnEnvironment tp, org.libtp.core.txn.Txn txn, boolean committed) {
+    void ended(TxnEnvironment tp, Txn txn, boolean committed) {
         List<Action> actions = take(txn.id(), committed);
         if (actions.isEmpty()) {
             return;
         }
         // The transaction has ended as asked whatever happens here: a failure leaks the pages
         // (reported, not thrown); an environment failure shows on the next call.
-        org.libtp.core.txn.Txn sys = null;
+        Txn sys = null;
         try {
-            sys = tp.txn().begin(org.libtp.core.log.Durability.WRITE_NO_SYNC);
+            sys = tp.txn().begin(Durability.WRITE_NO_SYNC);
             BtreeLog log = new TxnBtreeLog(sys, tp.pages(), this);
             log.ensureSpace(4L * tp.buffers().pageSize() * actions.size()); // freeing logs page images
             for (Action a : actions) {

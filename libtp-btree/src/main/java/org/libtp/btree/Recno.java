@@ -1,5 +1,6 @@
 package org.libtp.btree;
 
+import org.libtp.core.CorruptionException;
 import org.libtp.core.buffer.BufferManager;
 import org.libtp.core.buffer.Page;
 import org.libtp.core.buffer.PageUpdates;
@@ -86,12 +87,12 @@ public final class Recno {
         try {
             byte[] magic = m.getBytes(OFF_MAGIC, 8);
             if (!java.util.Arrays.equals(magic, MAGIC) || m.getInt(OFF_VERSION) != 1) {
-                throw new org.libtp.core.CorruptionException(bm.describe(file) + " is not a version 1 recno database");
+                throw new CorruptionException(bm.describe(file) + " is not a version 1 recno database");
             }
             length = m.getInt(OFF_LENGTH);
             perPage = (bm.pageSize() - OFF_RECORDS) / (1 + length);
             if (length < 1 || perPage < 1) {
-                throw new org.libtp.core.CorruptionException("recno meta page of " + bm.describe(file) + " has record length " + length);
+                throw new CorruptionException("recno meta page of " + bm.describe(file) + " has record length " + length);
             }
             return length;
         } finally {

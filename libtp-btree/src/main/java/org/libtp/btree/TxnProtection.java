@@ -1,5 +1,6 @@
 package org.libtp.btree;
 
+import org.libtp.core.LockNotGrantedException;
 import org.libtp.core.lock.LockManager;
 import org.libtp.core.lock.LockMode;
 import org.libtp.core.lock.LockObject;
@@ -27,7 +28,7 @@ final class TxnProtection implements Protection {
         try {
             locks.lock(txn, new LockObject(file, pageNo), mode, LockManager.NOWAIT);
             return true;
-        } catch (org.libtp.core.LockNotGrantedException e) {
+        } catch (LockNotGrantedException e) {
             return false;
         }
     }

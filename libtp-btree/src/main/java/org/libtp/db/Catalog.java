@@ -1,8 +1,12 @@
 package org.libtp.db;
 
 import org.libtp.btree.AccessMethods;
+import org.libtp.btree.Recno;
+import org.libtp.core.CorruptionException;
+import org.libtp.core.DatabaseNotFoundException;
 import org.libtp.core.lock.LockMode;
 import org.libtp.core.lock.LockObject;
+import org.libtp.core.txn.Txn;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -50,11 +54,11 @@ final class Catalog {
     }
 
     /** Runs {@code op} in the caller's transaction, or in one of its own (retried after a deadlock). */
-    private <T> T inTxn(Transaction txn, java.util.function.Function<org.libtp.core.txn.Txn, T> op) {
+    private <T> T inTxn(Transaction txn, java.util.function.Function<Txn, T> op) {
         return inTxn(txn, true, op);
     }
 
-    private <T> T inTxn(Transaction txn, boolean write, java.util.function.Function<org.libtp.core.txn.Txn, T> op) {
+    private <T> T inTxn(Transaction txn, boolean write, java.util.function.Function<Txn, T> op) {
         if (txn != null) {
             if (write) {
                 txn.checkWritable();
@@ -77,7 +81,7 @@ final class Catalog {
                     ? tree.put(t, bytes(name), bytes(value), true)
                     : tree.get(t, bytes(name));
             if (existing == null && !config.allowCreate()) {
-                throw new org.libtp.core.DatabaseNotFoundException("database " + name + " does not exist in "
+                throw new DatabaseNotFoundException("database " + name + " does not exist in "
                         + env.home() + "; open it with DatabaseConfig.allowCreate(true) to create it");
             }
             if (existing == null) { // created now, in t
@@ -97,7 +101,7 @@ final class Catalog {
         });
         String[] parts = entry[0].split("\\|");
         if (parts.length < 3 || parts.length > 4 || !parts[0].equals("1")) {
-            throw new org.libtp.core.CorruptionException("catalog entry of database " + name + " in " + env.home()
+            throw new CorruptionException("catalog entry of database " + name + " in " + env.home()
                     + " is damaged: '" + entry[0] + "'");
         }
         if (!parts[1].equals(config.type().name())) {
@@ -107,7 +111,7 @@ final class Catalog {
         int file = env.tp.buffers().open(parts[2]);
         long generation = env.tp.buffers().generation(file);
         if (config.type() == DatabaseType.RECNO) {
-            org.libtp.btree.Recno r = env.am.recno(file);
+            Recno r = env.am.recno(file);
             r.open();
             return new Database(env, name, null, r, config, file, parts[2], generation);
         }
@@ -140,7 +144,7 @@ final class Catalog {
         inTxn(txn, t -> {
             byte[] v = tree.delete(t, bytes(name));
             if (v == null) {
-                throw new org.libtp.core.DatabaseNotFoundException("database " + name + " does not exist in " + env.home());
+                throw new DatabaseNotFoundException("database " + name + " does not exist in " + env.home());
             }
             invalidateHandles(v);
             return null;
@@ -151,7 +155,7 @@ final class Catalog {
         inTxn(txn, t -> {
             byte[] v = tree.get(t, bytes(from));
             if (v == null) {
-                throw new org.libtp.core.DatabaseNotFoundException("database " + from + " does not exist in " + env.home());
+                throw new DatabaseNotFoundException("database " + from + " does not exist in " + env.home());
             }
             if (tree.put(t, bytes(to), v, true) != null) {
                 throw new IllegalArgumentException("database " + to + " already exists in " + env.home());
@@ -185,7 +189,7 @@ final class Catalog {
      * The file of database {@code name} as {@code t} sees the catalog, or null if there is no such
      * database. {@code t} null: a transaction of its own.
      */
-    String fileOf(org.libtp.core.txn.Txn t, String name) {
+    String fileOf(Txn t, String name) {
         if (t == null) {
             return env.autoCommit(own -> fileOf(own, name));
         }
@@ -233,7 +237,7 @@ final class Catalog {
             }
             String value = "1|" + kind + "|" + f;
             if ("RECNO".equals(kind)) {
-                org.libtp.btree.Recno r = env.am.recno(id);
+                Recno r = env.am.recno(id);
                 r.open();
                 value += "|" + r.recordLength();
             }

@@ -1,8 +1,11 @@
 package org.libtp.db;
 
 import org.libtp.btree.AccessMethods;
+import org.libtp.btree.Recno;
+import org.libtp.core.DatabaseNotFoundException;
 import org.libtp.core.lock.LockMode;
 import org.libtp.core.lock.LockObject;
+import org.libtp.core.txn.Txn;
 
 import java.util.List;
 import java.util.function.Function;
@@ -46,7 +49,7 @@ public final class Database implements AutoCloseable {
     private final Environment env;
     private final String name;
     final AccessMethods.Tree tree;
-    final org.libtp.btree.Recno recno;
+    final Recno recno;
     private final DatabaseConfig config;
     private volatile boolean closed;
     private final int fileId;
@@ -56,7 +59,7 @@ public final class Database implements AutoCloseable {
     /** Cursors open on this handle: closing it closes them. */
     private final java.util.Set<Cursor> cursors = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    Database(Environment env, String name, AccessMethods.Tree tree, org.libtp.btree.Recno recno, DatabaseConfig config,
+    Database(Environment env, String name, AccessMethods.Tree tree, Recno recno, DatabaseConfig config,
              int fileId, String fileName, long generation) {
         this.env = env;
         this.name = name;
@@ -78,13 +81,13 @@ public final class Database implements AutoCloseable {
      * read when nothing changed; otherwise the catalog is read in {@code t} (waiting for the
      * catalog lock of a removal or rename still in progress; it sees its own).
      */
-    void checkCurrent(org.libtp.core.txn.Txn t) {
+    void checkCurrent(Txn t) {
         long g = env.tp.buffers().generation(fileId);
         if (g == generation) {
             return;
         }
         if (!fileName.equals(env.catalog.fileOf(t, name))) {
-            throw new org.libtp.core.DatabaseNotFoundException("database " + name + " was removed or renamed after this "
+            throw new DatabaseNotFoundException("database " + name + " was removed or renamed after this "
                     + "handle was opened (in " + env.home() + "); open it again by its current name");
         }
         generation = g;
@@ -421,9 +424,9 @@ public final class Database implements AutoCloseable {
 
     // ------------------------------------------------------------------ mode dispatch
 
-    <T> T run(Transaction txn, boolean write, Function<org.libtp.core.txn.Txn, T> unchecked) {
+    <T> T run(Transaction txn, boolean write, Function<Txn, T> unchecked) {
         check(txn, write);
-        Function<org.libtp.core.txn.Txn, T> op = t -> {
+        Function<Txn, T> op = t -> {
             checkCurrent(t);
             return unchecked.apply(t);
         };
@@ -432,7 +435,7 @@ public final class Database implements AutoCloseable {
                 return txn != null ? op.apply(txn.txn) : env.autoCommit(op);
             case SHARED: {
                 // One lock on the whole database per operation: readers share, a writer is alone.
-                org.libtp.core.txn.Txn t = env.tp.txn().begin();
+                Txn t = env.tp.txn().begin();
                 try {
                     env.tp.locks().lock(t, new LockObject(fileId, LockObject.WHOLE_FILE),
                             write ? LockMode.WRITE : LockMode.READ, 0);

@@ -3,11 +3,25 @@ package org.libtp.db;
 import org.libtp.btree.AccessMethods;
 import org.libtp.core.DatabaseNotFoundException;
 import org.libtp.core.DeadlockException;
+import org.libtp.core.EnvironmentAccessException;
 import org.libtp.core.LockTimeoutException;
 import org.libtp.core.buffer.BufferConfig;
+import org.libtp.core.buffer.BufferStats;
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.lock.LockConfig;
+import org.libtp.core.lock.LockStats;
+import org.libtp.core.lock.LockTableSnapshot;
 import org.libtp.core.log.LogConfig;
+import org.libtp.core.log.LogFileHeader;
+import org.libtp.core.log.LogManager;
 import org.libtp.core.storage.FileStorage;
+import org.libtp.core.storage.Storage;
+import org.libtp.core.txn.BackupConfig;
+import org.libtp.core.txn.HotBackup;
+import org.libtp.core.txn.Repair;
+import org.libtp.core.txn.SharedTxnManager;
+import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.txn.TxnEnvironment;
 
@@ -100,28 +114,28 @@ public final class Environment implements AutoCloseable {
     }
 
     /** Opens with the given storage for the durable files (crash tests inject faults through it). */
-    static Environment open(Path dir, EnvironmentConfig config, org.libtp.core.storage.Storage storage) {
+    static Environment open(Path dir, EnvironmentConfig config, Storage storage) {
         return open(dir, config, storage, false);
     }
 
-    private static Environment open(Path dir, EnvironmentConfig requested, org.libtp.core.storage.Storage storage,
+    private static Environment open(Path dir, EnvironmentConfig requested, Storage storage,
                                     boolean adopt) {
-        org.libtp.core.env.RegionEnvironmentConfig.Builder core =
-                org.libtp.core.env.RegionEnvironmentConfig.builder().maxProcesses(requested.maxProcesses());
+        RegionEnvironmentConfig.Builder core =
+                RegionEnvironmentConfig.builder().maxProcesses(requested.maxProcesses());
         if (requested.regionPlacement() != null) {
             core.regionPlacement(requested.regionPlacement());
         }
         if (requested.shmDirectory() != null) {
             core.shmDirectory(requested.shmDirectory());
         }
-        org.libtp.core.env.RegionEnvironmentConfig coreConfig = core.build();
+        RegionEnvironmentConfig coreConfig = core.build();
         // The settings all processes must share are checked before any manager attaches. The
         // guard handle shares the process's attachment with the one TxnEnvironment opens and stays
         // open until that one is: were it the last, closing it would detach, and the next attach,
         // alone, would rebuild the regions (and forget the recorded settings).
         TxnEnvironment tp;
         EnvironmentConfig config;
-        try (org.libtp.core.env.RegionEnvironment guard = org.libtp.core.env.RegionEnvironment.open(dir, coreConfig)) {
+        try (RegionEnvironment guard = RegionEnvironment.open(dir, coreConfig)) {
             config = adopt ? OpenSettings.adopt(guard, requested) : requested;
             OpenSettings.checkOrRecord(guard, config);
             EnvironmentConfig c = config;
@@ -168,10 +182,10 @@ public final class Environment implements AutoCloseable {
             throw new IllegalArgumentException("directory must not be null");
         }
         if (!java.nio.file.Files.isDirectory(dir)) {
-            throw new org.libtp.core.EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
+            throw new EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
                     + " does not exist");
         }
-        return org.libtp.core.txn.Repair.resetLog(dir);
+        return Repair.resetLog(dir);
     }
 
     /**
@@ -189,10 +203,10 @@ public final class Environment implements AutoCloseable {
             throw new IllegalArgumentException("directory must not be null");
         }
         if (!java.nio.file.Files.isDirectory(dir)) {
-            throw new org.libtp.core.EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
+            throw new EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
                     + " does not exist");
         }
-        return org.libtp.core.txn.Repair.rebuildFileRegistry(dir).size();
+        return Repair.rebuildFileRegistry(dir).size();
     }
 
     /**
@@ -219,11 +233,11 @@ public final class Environment implements AutoCloseable {
                 java.nio.file.Files.createDirectories(aside);
                 java.nio.file.Files.move(catalog, aside.resolve(Catalog.FILE));
             } catch (java.io.IOException e) {
-                throw new org.libtp.core.EnvironmentAccessException("cannot move the damaged catalog " + catalog
+                throw new EnvironmentAccessException("cannot move the damaged catalog " + catalog
                         + " aside: " + e, e);
             }
         }
-        org.libtp.core.txn.Repair.resetLog(dir); // also rebuilds the file registry, now without the catalog
+        Repair.resetLog(dir); // also rebuilds the file registry, now without the catalog
         try (Environment env = open(dir, config)) {
             List<String> names = env.catalog.adoptUnnamedFiles();
             LOG.warn("rebuilt the catalog of {}: {}", dir, names);
@@ -256,16 +270,16 @@ public final class Environment implements AutoCloseable {
     public EnvironmentStats stats() {
         checkOpen();
         int[] files = tp.log().fileNumbers();
-        org.libtp.core.log.LogManager.ForceTotals forced = tp.log().forceTotals();
+        LogManager.ForceTotals forced = tp.log().forceTotals();
         EnvironmentStats.Log log = new EnvironmentStats.Log(tp.log().endLsn(), tp.log().flushedLsn(),
                 tp.log().forceCount(), files.length, files.length == 0 ? 0 : files[0],
                 files.length == 0 ? 0 : files[files.length - 1], tp.txn().lastCheckpoint(), forced.forces(),
-                forced.meanMicrosSince(new org.libtp.core.log.LogManager.ForceTotals(0, 0)));
-        org.libtp.core.lock.LockStats l = tp.locks().stats();
-        org.libtp.core.lock.LockConfig lc = tp.locks().config();
+                forced.meanMicrosSince(new LogManager.ForceTotals(0, 0)));
+        LockStats l = tp.locks().stats();
+        LockConfig lc = tp.locks().config();
         EnvironmentStats.Locks locks = new EnvironmentStats.Locks(l.requests(), l.waits(), l.deadlocks(), l.timeouts(), l.escalations(),
                 l.locksInUse(), lc.maxLocks(), l.objectsInUse(), lc.maxObjects());
-        org.libtp.core.buffer.BufferStats b = tp.buffers().stats();
+        BufferStats b = tp.buffers().stats();
         EnvironmentStats.Cache cache = new EnvironmentStats.Cache(b.hits(), b.misses(), b.reads(), b.writes(),
                 b.evictions(), b.frames(), b.dirtyFrames(), b.pinnedFrames(), b.imagedWrites());
         EnvironmentStats.Transactions txns = new EnvironmentStats.Transactions(tp.txn().activeCount(),
@@ -392,7 +406,7 @@ public final class Environment implements AutoCloseable {
         checkOpen();
         List<Path> out = new java.util.ArrayList<>();
         for (int n : tp.txn().archivableLogFiles()) {
-            out.add(home().resolve(org.libtp.core.log.LogFileHeader.fileName(n)));
+            out.add(home().resolve(LogFileHeader.fileName(n)));
         }
         return out;
     }
@@ -416,7 +430,7 @@ public final class Environment implements AutoCloseable {
      * from the last checkpoint on. Restore it with {@link #restore}; the copy holds every
      * transaction committed before this call began. The copy yields the disk to processes
      * committing durably: it slows down whenever it makes their log forces slower (see
-     * {@link org.libtp.core.txn.BackupConfig#yieldToCommits()}). See {@link org.libtp.core.txn.HotBackup}.
+     * {@link BackupConfig#yieldToCommits()}). See {@link HotBackup}.
      *
      * @throws IllegalArgumentException if {@code dest} is not empty, or is inside the environment
      * @throws IllegalStateException    if the environment is not in {@link OpenMode#TP} (the other
@@ -424,20 +438,20 @@ public final class Environment implements AutoCloseable {
      *                                  another hot backup of it is running
      * @throws org.libtp.core.OutOfSpaceException if {@code dest}'s file system fills up
      */
-    public org.libtp.core.txn.HotBackup.Result backup(Path dest) {
-        return backup(dest, org.libtp.core.txn.BackupConfig.defaults());
+    public HotBackup.Result backup(Path dest) {
+        return backup(dest, BackupConfig.defaults());
     }
 
     /**
      * Takes a hot backup as {@code config} says: full (as {@link #backup(Path)}), or incremental
-     * ({@link org.libtp.core.txn.BackupConfig#incremental()}: adds the log written since the last
+     * ({@link BackupConfig#incremental()}: adds the log written since the last
      * backup into {@code dest} to it; the log file that backup ended in must still exist here, so
      * keep log files between incremental backups, {@link EnvironmentConfig#keepLogFiles()}); at
      * most {@code maxBytesPerSecond}; slowing down while it makes the durable commits' log forces
      * slower ({@code yieldToCommits}, the default; off, the copy runs as fast as the disk allows);
      * telling {@code progress} of the bytes copied.
      */
-    public org.libtp.core.txn.HotBackup.Result backup(Path dest, org.libtp.core.txn.BackupConfig config) {
+    public HotBackup.Result backup(Path dest, BackupConfig config) {
         checkOpen();
         if (dest == null || config == null) {
             throw new IllegalArgumentException("backup directory and config must not be null");
@@ -446,7 +460,7 @@ public final class Environment implements AutoCloseable {
             throw new IllegalStateException("hot backup of " + home() + " needs OpenMode.TP (open mode is "
                     + this.config.mode() + ", which keeps no log): close it in every process and copy the directory");
         }
-        return org.libtp.core.txn.HotBackup.backup(tp, dest, config);
+        return HotBackup.backup(tp, dest, config);
     }
 
     /**
@@ -459,15 +473,15 @@ public final class Environment implements AutoCloseable {
      *                                  is not empty
      */
     public static long restore(Path backup, Path target) {
-        return restore(backup, target, org.libtp.core.txn.HotBackup.Progress.NONE);
+        return restore(backup, target, HotBackup.Progress.NONE);
     }
 
     /**
      * As {@link #restore(Path, Path)}, telling {@code progress} of the bytes copied (the recovery
      * that follows reports nothing).
      */
-    public static long restore(Path backup, Path target, org.libtp.core.txn.HotBackup.Progress progress) {
-        long bytes = org.libtp.core.txn.HotBackup.restore(backup, target, progress);
+    public static long restore(Path backup, Path target, HotBackup.Progress progress) {
+        long bytes = HotBackup.restore(backup, target, progress);
         // Opened once, which recovers the copy: with its page size, which its data files say.
         join(target, EnvironmentConfig.defaults()).close();
         return bytes;
@@ -488,28 +502,28 @@ public final class Environment implements AutoCloseable {
             throw new IllegalArgumentException("directory and config must not be null");
         }
         if (!java.nio.file.Files.isDirectory(dir)) {
-            throw new org.libtp.core.EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
+            throw new EnvironmentAccessException("environment directory " + dir.toAbsolutePath()
                     + " does not exist");
         }
-        try (org.libtp.core.env.RegionEnvironment guard = org.libtp.core.env.RegionEnvironment.open(dir,
-                org.libtp.core.env.RegionEnvironmentConfig.defaults())) {
+        try (RegionEnvironment guard = RegionEnvironment.open(dir,
+                RegionEnvironmentConfig.defaults())) {
             if (guard.busyProcessSlots() > 1) {
                 throw new IllegalStateException("environment " + dir + " is open in " + (guard.busyProcessSlots() - 1)
                         + " other process(es); close it everywhere before recovering it catastrophically");
             }
-            org.libtp.core.txn.HotBackup.requestCatastrophicRecovery(dir);
+            HotBackup.requestCatastrophicRecovery(dir);
             open(dir, config, new FileStorage(dir), true).close(); // alone: the data files' page size
         }
     }
 
     /** The processes attached to the environment now, this one included (for monitoring tools). */
-    public List<org.libtp.core.env.RegionEnvironment.AttachedProcess> attachedProcesses() {
+    public List<RegionEnvironment.AttachedProcess> attachedProcesses() {
         checkOpen();
         return tp.env().attachedProcesses();
     }
 
     /** The transactions active now, in every process (for monitoring tools). */
-    public List<org.libtp.core.txn.SharedTxnManager.ActiveTransaction> activeTransactions() {
+    public List<SharedTxnManager.ActiveTransaction> activeTransactions() {
         checkOpen();
         return tp.txn().activeTransactions();
     }
@@ -518,7 +532,7 @@ public final class Environment implements AutoCloseable {
      * The lock table now: every request, granted or waiting, and the waits-for graph (Berkeley
      * DB's {@code db_stat -CA}). Reading it holds every lock partition for a moment.
      */
-    public org.libtp.core.lock.LockTableSnapshot lockTable() {
+    public LockTableSnapshot lockTable() {
         checkOpen();
         return tp.locks().snapshot();
     }
@@ -683,15 +697,15 @@ public final class Environment implements AutoCloseable {
      * Runs {@code op} in a transaction of its own (auto-commit): commits it, or aborts it and
      * rethrows; a deadlock victim is aborted and run again, up to {@link #AUTO_COMMIT_RETRIES}.
      */
-    <T> T autoCommit(Function<org.libtp.core.txn.Txn, T> op) {
+    <T> T autoCommit(Function<Txn, T> op) {
         for (int attempt = 0; ; attempt++) {
-            org.libtp.core.txn.Txn t = tp.txn().begin();
+            Txn t = tp.txn().begin();
             try {
                 T r = op.apply(t);
                 tp.txn().commit(t);
                 am.ended(t, true);
                 return r;
-            } catch (org.libtp.core.DeadlockException e) {
+            } catch (DeadlockException e) {
                 tp.txn().abort(t);
                 am.ended(t, false);
                 if (attempt >= AUTO_COMMIT_RETRIES) {

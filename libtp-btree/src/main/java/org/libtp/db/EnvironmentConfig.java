@@ -1,5 +1,6 @@
 package org.libtp.db;
 
+import org.libtp.core.env.RegionPlacement;
 import org.libtp.core.lock.VictimPolicy;
 
 import java.util.Comparator;
@@ -109,7 +110,7 @@ import java.util.Map;
  * @param regionPlacement       where the shared memory of the processes lives (null, the default: the
  *                              system property {@code libtp.regions}, else AUTO: a directory under
  *                              {@code /dev/shm} where it is a tmpfs with room, else the environment
- *                              directory); see {@link org.libtp.core.env.RegionPlacement}. The first
+ *                              directory); see {@link RegionPlacement}. The first
  *                              process decides; later ones follow it unless they ask for another
  *                              placement explicitly ({@link org.libtp.core.ConfigMismatchException})
  * @param shmDirectory          the tmpfs under which SHM placement makes the region directory (null,
@@ -127,7 +128,7 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
                                 int maxLockObjects, long lockTimeoutMillis, VictimPolicy deadlockVictim,
                                 long deadlockDetectIntervalMillis, boolean earlyLockRelease,
                                 int maxTransactionAttempts, long maxRetryDelayMillis, boolean keepLogFiles,
-                                boolean tornWriteProtection, int lockEscalationThreshold, org.libtp.core.env.RegionPlacement regionPlacement,
+                                boolean tornWriteProtection, int lockEscalationThreshold, RegionPlacement regionPlacement,
                                 java.nio.file.Path shmDirectory, Map<String, Comparator<byte[]>> keyOrders) {
     /** Default {@link #lockTimeoutMillis()}: 10 seconds. */
     public static final long DEFAULT_LOCK_TIMEOUT_MILLIS = 10_000;
@@ -238,11 +239,11 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
         private boolean keepLogFiles;
         private boolean tornWriteProtection = true;
         private int lockEscalationThreshold = 1000;
-        private org.libtp.core.env.RegionPlacement regionPlacement;
+        private RegionPlacement regionPlacement;
         private java.nio.file.Path shmDirectory;
 
         /** Where the shared regions live (null: the system property, else AUTO). */
-        public Builder regionPlacement(org.libtp.core.env.RegionPlacement v) {
+        public Builder regionPlacement(RegionPlacement v) {
             regionPlacement = v;
             return this;
         }

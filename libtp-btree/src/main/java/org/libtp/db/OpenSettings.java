@@ -1,9 +1,16 @@
 package org.libtp.db;
 
 import org.libtp.core.ConfigMismatchException;
+import org.libtp.core.CorruptionException;
+import org.libtp.core.RunRecoveryException;
+import org.libtp.core.buffer.DataFiles;
+import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.RegionSpec;
+import org.libtp.core.log.LogFileHeader;
 import org.libtp.core.memory.Memory;
 import org.libtp.core.region.Region;
+import org.libtp.core.storage.FileStorage;
+import org.libtp.core.storage.Storage;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -59,7 +66,7 @@ final class OpenSettings {
      *
      * @throws ConfigMismatchException if one differs
      */
-    static void checkOrRecord(org.libtp.core.env.RegionEnvironment env, EnvironmentConfig config) {
+    static void checkOrRecord(RegionEnvironment env, EnvironmentConfig config) {
         Region region = env.region(SPEC);
         Memory m = region.memory();
         Map<String, String> mine = of(config);
@@ -75,7 +82,7 @@ final class OpenSettings {
             if (System.nanoTime() > deadline) {
                 // Its creator died between two stores: the region is rebuilt when every process
                 // has closed the environment.
-                throw new org.libtp.core.RunRecoveryException("the settings region of " + env.home() + " was left "
+                throw new RunRecoveryException("the settings region of " + env.home() + " was left "
                         + "half-written by a process that died; close the environment in every process and reopen it");
             }
             java.util.concurrent.locks.LockSupport.parkNanos(100_000); // its creator writes a few hundred bytes
@@ -107,12 +114,12 @@ final class OpenSettings {
      * the data files fix (a tool must open an environment of 8 KiB pages with 8 KiB pages), and the
      * log file size, which the newest log file says.
      */
-    static EnvironmentConfig adopt(org.libtp.core.env.RegionEnvironment env, EnvironmentConfig config) {
+    static EnvironmentConfig adopt(RegionEnvironment env, EnvironmentConfig config) {
         Memory m = env.region(SPEC).memory();
         if (m.getIntVolatile(OFF_STATE) != READY) {
-            org.libtp.core.storage.Storage files = new org.libtp.core.storage.FileStorage(env.home());
-            int pageSize = org.libtp.core.buffer.DataFiles.pageSize(files);
-            long logFileSize = org.libtp.core.log.LogFileHeader.lastFileSize(files);
+            Storage files = new FileStorage(env.home());
+            int pageSize = DataFiles.pageSize(files);
+            long logFileSize = LogFileHeader.lastFileSize(files);
             EnvironmentConfig.Builder b = config.toBuilder();
             if (pageSize > 0) {
                 b.pageSize(pageSize);
@@ -163,7 +170,7 @@ final class OpenSettings {
             }
             return b.build();
         } catch (IllegalArgumentException e) {
-            throw new org.libtp.core.CorruptionException("the settings region of " + env.home() + " holds a value this "
+            throw new CorruptionException("the settings region of " + env.home() + " holds a value this "
                     + "LibTP does not accept (" + e.getMessage() + "); close the environment in every process and reopen it");
         }
     }

@@ -1,5 +1,7 @@
 package org.libtp.db;
 
+import org.libtp.core.txn.Txn;
+
 /**
  * A transaction of a TP-mode {@link Environment}: its locks are held until {@link #commit()} or
  * {@link #abort()}. Use it from one thread at a time; after it ends every use throws
@@ -10,11 +12,11 @@ package org.libtp.db;
  */
 public final class Transaction implements AutoCloseable {
     final Environment env;
-    final org.libtp.core.txn.Txn txn;
+    final Txn txn;
     final boolean readOnly;
     private Object attachment;
 
-    Transaction(Environment env, org.libtp.core.txn.Txn txn, boolean readOnly) {
+    Transaction(Environment env, Txn txn, boolean readOnly) {
         this.env = env;
         this.txn = txn;
         this.readOnly = readOnly;

@@ -1,10 +1,12 @@
 package org.libtp.db;
 
+import org.libtp.core.LibTpException;
+import org.libtp.core.OutOfSpaceException;
+import org.libtp.core.RunRecoveryException;
+import org.libtp.core.env.RegionEnvironmentConfig;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.libtp.core.LibTpException;
-import org.libtp.core.RunRecoveryException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -109,14 +111,14 @@ class DiskFullTmpfsTest {
     void regionsInTheEnvironmentDirectoryOfASmallFileSystem() throws Exception {
         Path mnt = Files.createDirectory(tmp.resolve("mnt"));
         Assumptions.assumeTrue(mountTmpfs(mnt, 24), "needs root to mount a tmpfs");
-        String was = System.getProperty(org.libtp.core.env.RegionEnvironmentConfig.PLACEMENT_PROPERTY);
-        System.setProperty(org.libtp.core.env.RegionEnvironmentConfig.PLACEMENT_PROPERTY, "env_dir");
+        String was = System.getProperty(RegionEnvironmentConfig.PLACEMENT_PROPERTY);
+        System.setProperty(RegionEnvironmentConfig.PLACEMENT_PROPERTY, "env_dir");
         try {
             Path home = Files.createDirectory(mnt.resolve("env"));
             try {
                 Environment.open(home, EnvironmentConfig.defaults()).close();
                 fail("a 64 MiB pool does not fit a 24 MiB file system");
-            } catch (org.libtp.core.OutOfSpaceException e) {
+            } catch (OutOfSpaceException e) {
                 assertTrue(e.getMessage().contains(home.toString()) && e.getMessage().contains("poolBytes"), e.getMessage());
             } catch (Error e) {
                 throw escaped("Environment.open", e);
@@ -129,9 +131,9 @@ class DiskFullTmpfsTest {
             fillFreeReopen(home, mnt, EnvironmentConfig.builder().cacheBytes(4 << 20).build());
         } finally {
             if (was == null) {
-                System.clearProperty(org.libtp.core.env.RegionEnvironmentConfig.PLACEMENT_PROPERTY);
+                System.clearProperty(RegionEnvironmentConfig.PLACEMENT_PROPERTY);
             } else {
-                System.setProperty(org.libtp.core.env.RegionEnvironmentConfig.PLACEMENT_PROPERTY, was);
+                System.setProperty(RegionEnvironmentConfig.PLACEMENT_PROPERTY, was);
             }
             unmount(mnt);
         }

@@ -1,10 +1,12 @@
 package org.libtp.db;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.CapacityExceededException;
 import org.libtp.core.DatabaseNotFoundException;
+import org.libtp.core.lock.LockConfig;
 import org.libtp.core.lock.VictimPolicy;
+import org.libtp.core.log.LogFileHeader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -96,7 +98,7 @@ class EnvironmentConfigTest {
                 .deadlockDetectIntervalMillis(50).durability(Durability.NO_SYNC).build();
         try (Environment env = Environment.open(dir, cfg); Database db = env.openDatabase(null, "d",
                 DatabaseConfig.builder().allowCreate(true).build())) {
-            org.libtp.core.lock.LockConfig locks = env.tp.locks().config();
+            LockConfig locks = env.tp.locks().config();
             assertEquals(3000, locks.maxLocks());
             assertEquals(2000, locks.maxObjects());
             assertEquals(1234, locks.lockTimeoutMillis());
@@ -113,7 +115,7 @@ class EnvironmentConfigTest {
             }
             try (Stream<Path> files = Files.list(dir)) {
                 // Log files only: one may be being prepared ahead in the background (log.N.prep).
-                List<Path> logs = files.filter(p -> org.libtp.core.log.LogFileHeader.fileNumber(p.getFileName().toString()) > 0)
+                List<Path> logs = files.filter(p -> LogFileHeader.fileNumber(p.getFileName().toString()) > 0)
                         .toList();
                 assertTrue(logs.size() >= 3, "about 1 MB of log in files of 256 KiB: " + logs);
                 for (Path p : logs) {

@@ -1,11 +1,13 @@
 package org.libtp.db;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.CorruptionException;
+import org.libtp.core.log.LogFileHeader;
 import org.libtp.core.testkit.ChildJvm;
 import org.libtp.core.testkit.Seeds;
 import org.libtp.core.txn.BackupConfig;
 import org.libtp.core.txn.HotBackup;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -290,14 +292,14 @@ class HotBackupMultiProcessTest {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> Environment.restore(killed, tmp.resolve("r1")));
         assertTrue(e.getMessage().contains("did not finish"), e.getMessage());
-        org.junit.jupiter.api.Assertions.assertThrows(org.libtp.core.CorruptionException.class,
+        org.junit.jupiter.api.Assertions.assertThrows(CorruptionException.class,
                 () -> Environment.open(killed, config(true)).close());
         check(tmp.resolve("next"), tmp.resolve("r2"), Set.of());
     }
 
     private static int firstLogFile(Path dir) throws java.io.IOException {
         try (var s = java.nio.file.Files.list(dir)) {
-            return s.mapToInt(p -> org.libtp.core.log.LogFileHeader.fileNumber(p.getFileName().toString()))
+            return s.mapToInt(p -> LogFileHeader.fileNumber(p.getFileName().toString()))
                     .filter(n -> n > 0).min().orElse(0);
         }
     }

@@ -1,12 +1,13 @@
 package org.libtp.db;
 
+import org.libtp.core.CorruptionException;
+import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.OutOfSpaceException;
+import org.libtp.core.txn.BackupConfig;
+import org.libtp.core.txn.BackupManifest;
+import org.libtp.core.txn.HotBackup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.libtp.core.CorruptionException;
-import org.libtp.core.OutOfSpaceException;
-import org.libtp.core.txn.BackupManifest;
-import org.libtp.core.txn.BackupConfig;
-import org.libtp.core.txn.HotBackup;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -236,7 +237,7 @@ class HotBackupTest {
             assertArrayEquals(b("v299"), a.get(null, b("k299")));
             assertEquals(List.of(), a.verify());
         }
-        assertThrows(org.libtp.core.EnvironmentAccessException.class,
+        assertThrows(EnvironmentAccessException.class,
                 () -> Environment.recoverCatastrophically(tmp.resolve("nowhere"), c));
     }
 

@@ -1,8 +1,12 @@
 package org.libtp.db;
 
+import org.libtp.core.CorruptionException;
+import org.libtp.core.DatabaseNotFoundException;
+import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.SelfDeadlockException;
+import org.libtp.core.testkit.Seeds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.libtp.core.testkit.Seeds;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -41,7 +45,7 @@ class RecordApiTest {
     @Test
     void aMissingDirectoryIsAnErrorNotANewEnvironment() {
         Path missing = dir.resolve("no-such-dir");
-        org.libtp.core.EnvironmentAccessException e = assertThrows(org.libtp.core.EnvironmentAccessException.class,
+        EnvironmentAccessException e = assertThrows(EnvironmentAccessException.class,
                 () -> Environment.open(missing, EnvironmentConfig.defaults()));
         assertTrue(e.getMessage().contains(missing.toString()) && e.getMessage().contains("does not exist; create it first"),
                 e.getMessage());
@@ -132,7 +136,7 @@ class RecordApiTest {
                 try (Transaction t2 = env.beginTransaction()) {
                     // A shared read of the page would wait for t1's write lock (a plain get would not):
                     // in the same thread, whose t1 cannot end meanwhile, it is refused at once.
-                    assertThrows(org.libtp.core.SelfDeadlockException.class, () -> db.get(t2, b("k")));
+                    assertThrows(SelfDeadlockException.class, () -> db.get(t2, b("k")));
                     t2.abort();
                 }
                 db.put(t1, b("k"), b("w"));
@@ -244,7 +248,7 @@ class RecordApiTest {
                 // Its transaction holds a read lock: a reader shares it, a writer would wait for it
                 // (in this same thread, which holds the cursor, it is refused at once).
                 assertArrayEquals(b("v"), db.get(null, b("k")));
-                assertThrows(org.libtp.core.SelfDeadlockException.class, () -> db.put(null, b("k"), b("x")));
+                assertThrows(SelfDeadlockException.class, () -> db.put(null, b("k"), b("x")));
             }
             assertArrayEquals(b("v"), db.get(null, b("k")), "nothing changed");
             db.put(null, b("k"), b("w")); // the cursor's read lock is gone with it
@@ -362,7 +366,7 @@ class RecordApiTest {
                 env.openDatabase(t, "gone", CREATE).put(t, b("a"), b("1"));
                 t.abort();
             }
-            assertThrows(org.libtp.core.DatabaseNotFoundException.class, () -> env.openDatabase(null, "gone", DatabaseConfig.defaults()));
+            assertThrows(DatabaseNotFoundException.class, () -> env.openDatabase(null, "gone", DatabaseConfig.defaults()));
             env.openDatabase(null, "x", CREATE).put(null, b("a"), b("1"));
             env.renameDatabase(null, "x", "y");
             assertEquals(List.of("y"), env.databaseNames());
@@ -376,8 +380,8 @@ class RecordApiTest {
             assertEquals(List.of("y"), env.databaseNames());
             env.removeDatabase(null, "y");
             assertEquals(List.of(), env.databaseNames());
-            assertThrows(org.libtp.core.DatabaseNotFoundException.class, () -> env.removeDatabase(null, "y"));
-            org.libtp.core.DatabaseNotFoundException rn = assertThrows(org.libtp.core.DatabaseNotFoundException.class,
+            assertThrows(DatabaseNotFoundException.class, () -> env.removeDatabase(null, "y"));
+            DatabaseNotFoundException rn = assertThrows(DatabaseNotFoundException.class,
                     () -> env.renameDatabase(null, "y", "z"));
             assertTrue(rn.getMessage().contains("database y does not exist"), rn.getMessage());
             env.openDatabase(null, "x2", CREATE).close();
@@ -434,7 +438,7 @@ class RecordApiTest {
         assertThrows(IllegalArgumentException.class, () -> db.put(null, null, b("x")));
         assertThrows(IllegalArgumentException.class, () -> db.put(null, b("k"), null));
         assertThrows(IllegalArgumentException.class, () -> env.openDatabase(null, "../x", CREATE));
-        assertThrows(org.libtp.core.DatabaseNotFoundException.class, () -> env.openDatabase(null, "missing", DatabaseConfig.defaults()));
+        assertThrows(DatabaseNotFoundException.class, () -> env.openDatabase(null, "missing", DatabaseConfig.defaults()));
         Transaction ro = env.beginTransaction(Durability.SYNC, true);
         assertNull(db.get(ro, b("k")));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> db.put(ro, b("k"), b("v")));
@@ -479,7 +483,7 @@ class RecordApiTest {
         }
         try (Environment env = Environment.open(dir, cfg);
              Database db = env.openDatabase(null, "c", DatabaseConfig.defaults())) {
-            org.libtp.core.CorruptionException e = assertThrows(org.libtp.core.CorruptionException.class,
+            CorruptionException e = assertThrows(CorruptionException.class,
                     () -> db.get(null, b("k01234")));
             assertTrue(e.getMessage().contains("c.db") && e.getMessage().contains("checksum"), e.getMessage());
             assertFalse(db.verify().isEmpty(), "verify reports it");

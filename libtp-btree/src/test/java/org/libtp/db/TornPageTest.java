@@ -1,9 +1,11 @@
 package org.libtp.db;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.ConfigMismatchException;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.storage.FaultInjectingStorage;
+import org.libtp.core.testkit.ChildJvm;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -185,16 +187,16 @@ class TornPageTest {
     void pagesTwoKilledProcessesWroteAreRepairedAfterTheyTear() throws Exception {
         // The children create the database: every page of it is written after the last checkpoint
         // (a page written and forced before it could not tear in a real crash).
-        java.util.List<org.libtp.core.testkit.ChildJvm> children = org.libtp.core.testkit.ChildJvm.startAll(2, Writer.class,
+        java.util.List<ChildJvm> children = ChildJvm.startAll(2, Writer.class,
                 c -> new String[] {dir.toString(), "p" + c});
         try {
-            for (org.libtp.core.testkit.ChildJvm child : children) {
+            for (ChildJvm child : children) {
                 String line = child.awaitLine("DONE ", java.time.Duration.ofSeconds(120));
                 assertTrue(line != null && Long.parseLong(line.substring(5).trim()) > 0,
                         "each process logged images of the pages it wrote: " + child.outputText());
             }
         } finally {
-            org.libtp.core.testkit.ChildJvm.killAll(children);
+            ChildJvm.killAll(children);
         }
         assertTrue(tearEveryPage() > 16);
         try (Environment env = Environment.open(dir, config(true));
@@ -213,7 +215,7 @@ class TornPageTest {
     @Test
     void everyProcessMustAgreeOnTheSetting() {
         try (Environment env = Environment.open(dir, config(true))) {
-            org.libtp.core.ConfigMismatchException e = assertThrows(org.libtp.core.ConfigMismatchException.class,
+            ConfigMismatchException e = assertThrows(ConfigMismatchException.class,
                     () -> Environment.open(dir, config(false)).close());
             assertTrue(e.getMessage().contains("tornWriteProtection"), e.getMessage());
         }

@@ -1,6 +1,7 @@
 package org.libtp.jdbc;
 
 import org.libtp.db.Durability;
+import org.libtp.db.EnvironmentConfig;
 
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -69,7 +70,7 @@ record JdbcUrl(String url, Path dir, boolean create, Durability durability, bool
         Durability durability = Durability.SYNC;
         boolean elr = false;
         long cache = 64L << 20;
-        long lockTimeout = org.libtp.db.EnvironmentConfig.DEFAULT_LOCK_TIMEOUT_MILLIS;
+        long lockTimeout = EnvironmentConfig.DEFAULT_LOCK_TIMEOUT_MILLIS;
         boolean readOnly = false;
         boolean join = false;
         for (Map.Entry<String, String> e : opts.entrySet()) {

@@ -5,6 +5,7 @@ import org.libtp.sql.codec.SqlType;
 import org.libtp.sql.exec.Result;
 import org.libtp.sql.exec.SqlErrors;
 import org.libtp.sql.schema.Column;
+import org.libtp.sql.schema.IndexDef;
 import org.libtp.sql.schema.TableDef;
 
 import java.sql.Connection;
@@ -164,7 +165,7 @@ final class LibTpDatabaseMetaData extends UnsupportedDatabaseMetaData {
                 rows.add(new Object[] {null, null, t.name(), false, null, "PRIMARY_KEY", tableIndexOther, (short) (i + 1),
                         t.columns().get(pk[i]).name(), t.pkDescending()[i] ? "D" : "A", 0L, 0L, null});
             }
-            for (org.libtp.sql.schema.IndexDef x : t.indexes()) {
+            for (IndexDef x : t.indexes()) {
                 if (unique && !x.unique()) {
                     continue;
                 }

@@ -1,6 +1,7 @@
 package org.libtp.jdbc;
 
 import org.libtp.sql.codec.ColumnType;
+import org.libtp.sql.codec.SqlType;
 import org.libtp.sql.exec.Result;
 
 import java.sql.SQLException;
@@ -111,7 +112,7 @@ final class LibTpResultSetMetaData extends UnsupportedResultSetMetaData {
     @Override
     public boolean isCaseSensitive(int c) throws SQLException {
         ColumnType t = type(c);
-        return t == null || t.type() == org.libtp.sql.codec.SqlType.CHAR || t.type() == org.libtp.sql.codec.SqlType.VARCHAR;
+        return t == null || t.type() == SqlType.CHAR || t.type() == SqlType.VARCHAR;
     }
 
     @Override

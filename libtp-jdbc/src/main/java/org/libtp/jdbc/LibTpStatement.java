@@ -1,10 +1,13 @@
 package org.libtp.jdbc;
 
-import net.sf.jsqlparser.statement.Statement;
+import org.libtp.sql.codec.ColumnType;
+import org.libtp.sql.codec.SqlType;
 import org.libtp.sql.exec.Params;
 import org.libtp.sql.exec.Prepared;
 import org.libtp.sql.exec.Result;
 import org.libtp.sql.exec.Session;
+import org.libtp.sql.exec.SqlErrors;
+import net.sf.jsqlparser.statement.Statement;
 
 import java.math.BigDecimal;
 import java.sql.BatchUpdateException;
@@ -51,7 +54,7 @@ class LibTpStatement extends UnsupportedPreparedStatement {
             try {
                 this.paramCount = countParams(prepared);
             } catch (StackOverflowError e) {
-                throw org.libtp.sql.exec.SqlErrors.tooComplex("nested too deeply to prepare");
+                throw SqlErrors.tooComplex("nested too deeply to prepare");
             }
         }
         this.params = Params.unset(paramCount);
@@ -240,8 +243,8 @@ class LibTpStatement extends UnsupportedPreparedStatement {
     public ResultSet getGeneratedKeys() throws SQLException {
         checkOpen();
         List<Object[]> keys = generated == null || !returnKeys && prepared != null ? List.of() : generated.generatedKeys();
-        return new LibTpResultSet(this, new Result(List.of("ID"), List.of(org.libtp.sql.codec.ColumnType.of(
-                org.libtp.sql.codec.SqlType.BIGINT)), keys, -1, List.of()));
+        return new LibTpResultSet(this, new Result(List.of("ID"), List.of(ColumnType.of(
+                SqlType.BIGINT)), keys, -1, List.of()));
     }
 
     @Override

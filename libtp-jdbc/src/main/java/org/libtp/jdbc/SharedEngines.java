@@ -1,5 +1,7 @@
 package org.libtp.jdbc;
 
+import org.libtp.core.CapacityExceededException;
+import org.libtp.db.Durability;
 import org.libtp.db.Environment;
 import org.libtp.db.EnvironmentConfig;
 import org.libtp.sql.exec.Engine;
@@ -34,9 +36,9 @@ final class SharedEngines {
      */
     static RuntimeException failure(Environment env) {
         try {
-            env.beginTransaction(org.libtp.db.Durability.NO_SYNC, true).abort();
+            env.beginTransaction(Durability.NO_SYNC, true).abort();
             return null;
-        } catch (org.libtp.core.CapacityExceededException e) {
+        } catch (CapacityExceededException e) {
             return null; // live, only busy
         } catch (RuntimeException e) {
             return e;

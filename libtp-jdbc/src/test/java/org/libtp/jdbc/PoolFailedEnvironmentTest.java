@@ -1,5 +1,7 @@
 package org.libtp.jdbc;
 
+import org.libtp.core.txn.TxnEnvironment;
+import org.libtp.db.Environment;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
@@ -31,10 +33,10 @@ class PoolFailedEnvironmentTest {
 
     /** Marks the environment failed, as a failed log force or a process killed inside a latch would. */
     static void failEnvironment(Connection c) throws Exception {
-        org.libtp.db.Environment env = c.unwrap(LibTpConnection.class).engine().environment();
-        java.lang.reflect.Field tp = org.libtp.db.Environment.class.getDeclaredField("tp");
+        Environment env = c.unwrap(LibTpConnection.class).engine().environment();
+        java.lang.reflect.Field tp = Environment.class.getDeclaredField("tp");
         tp.setAccessible(true);
-        ((org.libtp.core.txn.TxnEnvironment) tp.get(env)).env().fail("PoolFailedEnvironmentTest failed it");
+        ((TxnEnvironment) tp.get(env)).env().fail("PoolFailedEnvironmentTest failed it");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.libtp.tools;
 
+import org.libtp.core.txn.BackupConfig;
 import org.libtp.core.txn.HotBackup;
 import org.libtp.db.Environment;
 import picocli.CommandLine.Command;
@@ -45,7 +46,7 @@ final class BackupCommand implements Callable<Integer> {
         HotBackup.Result r;
         try (Environment env = Tools.open(dir, false);
              ProgressBar bar = ProgressBar.of(spec.commandLine().getErr(), "backup", "B", quiet)) {
-            r = env.backup(dest, org.libtp.core.txn.BackupConfig.builder().incremental(incremental)
+            r = env.backup(dest, BackupConfig.builder().incremental(incremental)
                     .maxBytesPerSecond((long) (rateMb * 1e6)).yieldToCommits(!fullSpeed).progress(bar).build());
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new Tools.ToolException(e.getMessage());

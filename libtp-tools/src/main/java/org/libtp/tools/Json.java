@@ -1,5 +1,6 @@
 package org.libtp.tools;
 
+import org.libtp.core.log.Lsn;
 import java.lang.reflect.RecordComponent;
 import java.util.Locale;
 import java.util.Map;
@@ -49,7 +50,7 @@ final class Json {
                 try {
                     Object v = c.getAccessor().invoke(r);
                     if (c.getName().endsWith("Lsn") && v instanceof Long lsn) {
-                        v = org.libtp.core.log.Lsn.toString(lsn); // "(file,offset)", as printlog shows them
+                        v = Lsn.toString(lsn); // "(file,offset)", as printlog shows them
                     }
                     write(b, v);
                 } catch (ReflectiveOperationException e) {

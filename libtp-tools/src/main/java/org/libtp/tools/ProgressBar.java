@@ -1,5 +1,6 @@
 package org.libtp.tools;
 
+import org.libtp.core.txn.HotBackup;
 import java.io.PrintWriter;
 
 /**
@@ -7,7 +8,7 @@ import java.io.PrintWriter;
  * terminal (an interactive console) and without {@code --quiet}, so that pipes, logs and tests
  * see none of it. A total of 0 or less is unknown: the bar shows the count and the elapsed time.
  */
-final class ProgressBar implements org.libtp.core.txn.HotBackup.Progress, AutoCloseable {
+final class ProgressBar implements HotBackup.Progress, AutoCloseable {
     private static final int WIDTH = 30;
     private final PrintWriter err;
     private final String label;

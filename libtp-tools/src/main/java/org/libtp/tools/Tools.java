@@ -1,5 +1,6 @@
 package org.libtp.tools;
 
+import org.libtp.core.LibTpException;
 import org.libtp.db.Environment;
 import org.libtp.db.EnvironmentConfig;
 
@@ -60,7 +61,7 @@ final class Tools {
     /** A failure as one line: LibTP's typed exceptions carry their own advice. */
     static String describe(Throwable e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        if (e instanceof ToolException || e instanceof org.libtp.core.LibTpException) {
+        if (e instanceof ToolException || e instanceof LibTpException) {
             return m;
         }
         return e.getClass().getSimpleName() + ": " + m;

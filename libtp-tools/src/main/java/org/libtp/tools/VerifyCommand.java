@@ -1,8 +1,10 @@
 package org.libtp.tools;
 
+import org.libtp.core.CorruptionException;
 import org.libtp.db.Database;
 import org.libtp.db.DatabaseConfig;
 import org.libtp.db.Environment;
+import org.libtp.sql.exec.Engine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -50,7 +52,7 @@ final class VerifyCommand implements Callable<Integer> {
                 List<String> found;
                 try (Database d = env.openDatabase(null, n, DatabaseConfig.builder().readOnly(true).build())) {
                     found = d.verify();
-                } catch (org.libtp.core.CorruptionException e) {
+                } catch (CorruptionException e) {
                     found = List.of(e.getMessage());
                 }
                 problems += found.size();
@@ -65,7 +67,7 @@ final class VerifyCommand implements Callable<Integer> {
             }
             bar.at(done, names.size());
             if (db == null && names.contains("sql.schema")) {
-                org.libtp.sql.exec.Engine sql = new org.libtp.sql.exec.Engine(env);
+                Engine sql = new Engine(env);
                 try {
                     List<String> found = sql.verifyIndexes();
                     problems += found.size();

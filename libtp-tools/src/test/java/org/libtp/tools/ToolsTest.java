@@ -1,12 +1,13 @@
 package org.libtp.tools;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.testkit.ChildJvm;
 import org.libtp.db.Database;
 import org.libtp.db.DatabaseConfig;
 import org.libtp.db.Environment;
 import org.libtp.db.EnvironmentConfig;
+import org.libtp.db.Transaction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -226,7 +227,7 @@ class ToolsTest {
         public static void main(String[] args) throws Exception {
             Environment e = Environment.open(Path.of(args[0]), EnvironmentConfig.builder().lockTimeoutMillis(120_000).build());
             Database db = e.openDatabase(null, "people", DatabaseConfig.defaults());
-            org.libtp.db.Transaction t = e.beginTransaction();
+            Transaction t = e.beginTransaction();
             System.out.println("TXN " + t.id());
             db.put(t, "key1".getBytes(StandardCharsets.UTF_8), args[1].getBytes(StandardCharsets.UTF_8));
             System.out.println("HELD");

@@ -1,9 +1,10 @@
 package org.libtp.core.env;
 
-import com.sun.jna.Platform;
 import org.libtp.core.EnvironmentAccessException;
 import org.libtp.core.region.FileSpace;
 import org.libtp.core.region.RegionHeader;
+import org.libtp.core.storage.StorageErrors;
+import com.sun.jna.Platform;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,7 +115,7 @@ final class RegionDirectories {
                     + "written back to it", shm, type);
         }
         if (!explicit) {
-            long free = org.libtp.core.storage.StorageErrors.usableSpace(shm);
+            long free = StorageErrors.usableSpace(shm);
             if (free >= 0 && free < AUTO_MIN_FREE) {
                 // A container's /dev/shm is often 64 MiB: the default buffer pool alone would not fit.
                 return "only " + free + " bytes are free in " + shm + " (AUTO wants " + AUTO_MIN_FREE

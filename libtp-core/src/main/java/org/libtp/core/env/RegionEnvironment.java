@@ -1,11 +1,13 @@
 package org.libtp.core.env;
 
 import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.RunRecoveryException;
 import org.libtp.core.region.LatchArray;
 import org.libtp.core.region.Region;
 import org.libtp.core.region.RegionHeader;
 import org.libtp.core.sync.Latch;
 import org.libtp.core.sync.SemaphoreLayout;
+import org.libtp.core.sync.SharedEvent;
 import org.libtp.core.sync.SharedSemaphore;
 
 import java.io.IOException;
@@ -21,7 +23,7 @@ import java.util.Map;
  *
  * <p>Thread-safe. Every method checks the handle and the environment first: a closed handle
  * throws {@link IllegalStateException}; a failed environment throws
- * {@link org.libtp.core.RunRecoveryException} until every process has closed it.
+ * {@link RunRecoveryException} until every process has closed it.
  *
  * <pre>{@code
  * try (RegionEnvironment env = RegionEnvironment.open(dir, RegionEnvironmentConfig.defaults())) {
@@ -240,16 +242,16 @@ public final class RegionEnvironment implements AutoCloseable {
     }
 
     /** A view of the broadcast event at {@code offset} (4-aligned, in the payload) of {@code region}. */
-    public org.libtp.core.sync.SharedEvent event(Region region, long offset) {
+    public SharedEvent event(Region region, long offset) {
         SharedEnvironment s = live();
-        if (offset < RegionHeader.SIZE || offset > region.size() - org.libtp.core.sync.SharedEvent.SIZE) {
+        if (offset < RegionHeader.SIZE || offset > region.size() - SharedEvent.SIZE) {
             throw new IllegalArgumentException("event offset " + offset + " is outside the payload of "
                     + region.file());
         }
-        return new org.libtp.core.sync.SharedEvent(region.memory(), offset, s);
+        return new SharedEvent(region.memory(), offset, s);
     }
 
-    /** Throws {@link org.libtp.core.RunRecoveryException} if the environment has failed. */
+    /** Throws {@link RunRecoveryException} if the environment has failed. */
     public void checkValid() {
         live();
     }
@@ -258,14 +260,14 @@ public final class RegionEnvironment implements AutoCloseable {
      * Marks the environment failed, for a manager that met an unrecoverable error (a failed log
      * force): every call in every process then throws the returned exception.
      */
-    public org.libtp.core.RunRecoveryException fail(String reason) {
+    public RunRecoveryException fail(String reason) {
         return shared.fail(reason);
     }
 
     /**
      * Finds processes that died without closing the environment. A dead process that held no
      * latch just loses its slot (returned count); one that held a latch fails the environment
-     * and this throws {@link org.libtp.core.RunRecoveryException}. Also runs in the background
+     * and this throws {@link RunRecoveryException}. Also runs in the background
      * every {@link RegionEnvironmentConfig#failCheckMillis()}.
      */
     public int failCheck() {

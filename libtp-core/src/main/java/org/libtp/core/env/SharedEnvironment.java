@@ -2,6 +2,7 @@ package org.libtp.core.env;
 
 import org.libtp.core.CapacityExceededException;
 import org.libtp.core.ConfigMismatchException;
+import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
 import org.libtp.core.LibTpException;
 import org.libtp.core.RunRecoveryException;
@@ -149,7 +150,7 @@ final class SharedEnvironment implements SyncContext {
                         previousFlags |= RegionHeader.FLAG_NEEDS_RECOVERY;
                     }
                 }
-            } catch (IOException | org.libtp.core.VersionMismatchException | org.libtp.core.CorruptionException e) {
+            } catch (IOException | VersionMismatchException | CorruptionException e) {
                 // Leftovers nobody is attached to (another LibTP version's, or damaged): region
                 // files hold nothing the data needs, so they are rebuilt, and recovery runs.
                 LOG.warn("replacing the unusable environment region left in {}: {}", envFile, e.getMessage());
@@ -673,7 +674,7 @@ final class SharedEnvironment implements SyncContext {
         Region r = Region.attach(regionDir.resolve(fileName), RegionHeader.KIND_USER, fp, config.memory());
         if (r.envGeneration() != env.envGeneration()) {
             r.close();
-            throw new org.libtp.core.CorruptionException("region file " + r.file() + " belongs to incarnation "
+            throw new CorruptionException("region file " + r.file() + " belongs to incarnation "
                     + Long.toHexString(r.envGeneration()) + " but the environment is incarnation "
                     + Long.toHexString(env.envGeneration()));
         }

@@ -1,7 +1,9 @@
 package org.libtp.core.region;
 
+import org.libtp.core.sync.LatchLayout;
+
 /**
- * Where a region keeps latches: {@code count} {@link org.libtp.core.sync.LatchLayout}s starting
+ * Where a region keeps latches: {@code count} {@link LatchLayout}s starting
  * at region offset {@code offset}, {@code stride} bytes apart.
  * Declared so that {@code failCheck} in any process can find every latch a dead process holds.
  */
@@ -10,9 +12,9 @@ public record LatchArray(long offset, int stride, int count) {
         if (offset < 0 || (offset & 7) != 0) {
             throw new IllegalArgumentException("latch array offset " + offset + " must be >= 0 and 8-aligned");
         }
-        if (stride < org.libtp.core.sync.LatchLayout.SIZE || (stride & 7) != 0) {
+        if (stride < LatchLayout.SIZE || (stride & 7) != 0) {
             throw new IllegalArgumentException("latch stride " + stride + " must be a multiple of 8, >= "
-                    + org.libtp.core.sync.LatchLayout.SIZE);
+                    + LatchLayout.SIZE);
         }
         if (count < 0) {
             throw new IllegalArgumentException("latch count " + count + " < 0");
@@ -21,7 +23,7 @@ public record LatchArray(long offset, int stride, int count) {
 
     /** One past the last byte used. */
     public long end() {
-        return count == 0 ? offset : offset + (long) stride * (count - 1) + org.libtp.core.sync.LatchLayout.SIZE;
+        return count == 0 ? offset : offset + (long) stride * (count - 1) + LatchLayout.SIZE;
     }
 
     /** True if a latch starts exactly at {@code at}. */

@@ -1,13 +1,14 @@
 package org.libtp.core.env;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.CapacityExceededException;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
 import org.libtp.core.LibTpException;
 import org.libtp.core.VersionMismatchException;
 import org.libtp.core.region.LatchArray;
 import org.libtp.core.region.RegionHeader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -208,7 +209,7 @@ class EnvironmentBadInputTest {
             for (int i = 0; i < 4; i++) {
                 env.region(new RegionSpec("r" + i, 4096, 1));
             }
-            org.libtp.core.CapacityExceededException e = assertThrows(org.libtp.core.CapacityExceededException.class,
+            CapacityExceededException e = assertThrows(CapacityExceededException.class,
                     () -> env.region(new RegionSpec("r4", 4096, 1)));
             assertTrue(e.getMessage().contains("maxRegions"), e.getMessage());
         }

@@ -1,11 +1,12 @@
 package org.libtp.core.env;
 
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.libtp.core.RunRecoveryException;
 import org.libtp.core.memory.Memory;
 import org.libtp.core.sync.Latch;
 import org.libtp.core.sync.SharedSemaphore;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -167,7 +168,7 @@ class LatchTest {
             Thread waiter = new Thread(() -> {
                 try {
                     s.acquire();
-                } catch (org.libtp.core.RunRecoveryException e) {
+                } catch (RunRecoveryException e) {
                     failedAt.set(System.nanoTime());
                 }
             });
@@ -180,7 +181,7 @@ class LatchTest {
             assertTrue(failedAt.get() > 0, "the sleeper must get RunRecoveryException");
             assertTrue(TimeUnit.NANOSECONDS.toMillis(failedAt.get() - t0) < 1_000);
             assertTrue(env.isFailed());
-            org.libtp.core.RunRecoveryException e = assertThrows(org.libtp.core.RunRecoveryException.class,
+            RunRecoveryException e = assertThrows(RunRecoveryException.class,
                     env::processSlot);
             assertTrue(e.getMessage().contains("test failure") && e.getMessage().contains(home.toRealPath().toString()),
                     e.getMessage());

@@ -1,5 +1,11 @@
 package org.libtp.sql.exec;
 
+import org.libtp.db.KeyRange;
+import org.libtp.sql.codec.ColumnType;
+import org.libtp.sql.codec.KeyCodec;
+import org.libtp.sql.codec.SqlType;
+import org.libtp.sql.schema.IndexDef;
+import org.libtp.sql.schema.TableDef;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
@@ -11,11 +17,6 @@ import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.schema.Column;
-import org.libtp.db.KeyRange;
-import org.libtp.sql.codec.ColumnType;
-import org.libtp.sql.codec.KeyCodec;
-import org.libtp.sql.schema.IndexDef;
-import org.libtp.sql.schema.TableDef;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -326,7 +327,7 @@ final class Access {
         if (v == null) {
             return null;
         }
-        if (t.type() == org.libtp.sql.codec.SqlType.CHAR && v instanceof String s) {
+        if (t.type() == SqlType.CHAR && v instanceof String s) {
             v = rtrim(s);
         }
         try {
@@ -359,7 +360,7 @@ final class Access {
      * value exists (2.5 for an INTEGER column): then no row can be equal.
      */
     private static Object exactKeyValue(Object x, ColumnType t) throws SQLException {
-        if (t.type() == org.libtp.sql.codec.SqlType.CHAR && x instanceof String s) {
+        if (t.type() == SqlType.CHAR && x instanceof String s) {
             x = rtrim(s); // PAD SPACE: CHAR values compare without trailing spaces, and are stored padded
         }
         Object c;
@@ -371,7 +372,7 @@ final class Access {
             }
             return NOTHING; // out of the column's range: nothing stored can equal it
         }
-        Object cmp = t.type() == org.libtp.sql.codec.SqlType.CHAR && c instanceof String cs ? rtrim(cs) : c;
+        Object cmp = t.type() == SqlType.CHAR && c instanceof String cs ? rtrim(cs) : c;
         return Values.compare(cmp, x) == 0 ? c : NOTHING;
     }
 

@@ -1,5 +1,7 @@
 package org.libtp.sql.exec;
 
+import org.libtp.sql.codec.ColumnType;
+import org.libtp.sql.codec.SqlType;
 import net.sf.jsqlparser.expression.BooleanValue;
 import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.DateValue;
@@ -38,7 +40,6 @@ import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.schema.Column;
-import org.libtp.sql.codec.ColumnType;
 
 import java.math.BigDecimal;
 import java.sql.SQLException;
@@ -336,7 +337,7 @@ final class Compiler {
         for (Scope.Entry en : scope.entries()) {
             int i = at - en.offset();
             if (i >= 0 && i < en.table().columns().size()) {
-                return en.table().columns().get(i).type().type() == org.libtp.sql.codec.SqlType.CHAR;
+                return en.table().columns().get(i).type().type() == SqlType.CHAR;
             }
         }
         return false;

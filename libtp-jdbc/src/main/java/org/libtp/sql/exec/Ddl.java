@@ -1,16 +1,18 @@
 package org.libtp.sql.exec;
 
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
-import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
-import net.sf.jsqlparser.statement.create.table.CreateTable;
-import net.sf.jsqlparser.statement.create.table.Index;
-import net.sf.jsqlparser.statement.drop.Drop;
+import org.libtp.db.Cursor;
+import org.libtp.db.Database;
 import org.libtp.db.Transaction;
 import org.libtp.sql.codec.ColumnType;
 import org.libtp.sql.codec.SqlType;
 import org.libtp.sql.schema.Column;
 import org.libtp.sql.schema.IndexDef;
 import org.libtp.sql.schema.TableDef;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.table.Index;
+import net.sf.jsqlparser.statement.drop.Drop;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -186,11 +188,11 @@ final class Ddl {
         List<IndexDef> all = new ArrayList<>(def.indexes());
         all.add(x);
         TableDef with = def.withIndexes(all);
-        org.libtp.db.Database idx = engine.database(t, with.indexName(x), true);
-        org.libtp.db.Database data = engine.database(t, def.dataName(), false);
+        Database idx = engine.database(t, with.indexName(x), true);
+        Database data = engine.database(t, def.dataName(), false);
         List<Object[]> rows = new ArrayList<>();
         List<byte[]> keys = new ArrayList<>();
-        try (org.libtp.db.Cursor cur = data.openCursor(t)) {
+        try (Cursor cur = data.openCursor(t)) {
             for (boolean ok = cur.first(); ok; ok = cur.next()) {
                 keys.add(cur.key());
                 rows.add(Tables.decode(def, cur.data()));
@@ -245,8 +247,8 @@ final class Ddl {
                         false);
                 Object dflt = col.defaultSql() == null ? null : Dml.constant(col.defaultSql(), col);
                 if (col.notNull() && dflt == null) {
-                    org.libtp.db.Database data = engine.database(t, def.dataName(), false);
-                    try (org.libtp.db.Cursor cur = data.openCursor(t)) {
+                    Database data = engine.database(t, def.dataName(), false);
+                    try (Cursor cur = data.openCursor(t)) {
                         if (cur.first()) {
                             throw SqlErrors.notNull(def.name() + "." + cn + " (the table has rows; give it a DEFAULT)");
                         }

@@ -1,5 +1,10 @@
 package org.libtp.sql.exec;
 
+import org.libtp.db.Database;
+import org.libtp.db.Transaction;
+import org.libtp.sql.schema.Column;
+import org.libtp.sql.schema.IndexDef;
+import org.libtp.sql.schema.TableDef;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.statement.delete.Delete;
@@ -8,10 +13,6 @@ import net.sf.jsqlparser.statement.select.Select;
 
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.update.UpdateSet;
-import org.libtp.db.Database;
-import org.libtp.db.Transaction;
-import org.libtp.sql.schema.Column;
-import org.libtp.sql.schema.TableDef;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -302,7 +303,7 @@ final class Dml {
                 }
                 Object[] next = old.clone();
                 for (int i = 0; i < cols.size(); i++) {
-                    org.libtp.sql.schema.Column c = d.columns().get(cols.get(i));
+                    Column c = d.columns().get(cols.get(i));
                     next[cols.get(i)] = Values.convert(values.get(i).eval(both, params), c.type(), c.name());
                 }
                 checkNotNull(d, next);
@@ -325,7 +326,7 @@ final class Dml {
 
     /** 23505 if two of the statement's new rows have the same values in a unique index (NULLs never collide). */
     static void uniqueWithin(TableDef d, List<Object[]> rows, List<byte[]> keys) throws SQLException {
-        for (org.libtp.sql.schema.IndexDef x : d.indexes()) {
+        for (IndexDef x : d.indexes()) {
             if (!x.unique()) {
                 continue;
             }
@@ -509,7 +510,7 @@ final class Dml {
             uniqueWithin(d, newRows, newKeys);
             java.util.Set<java.nio.ByteBuffer> leaving = new java.util.HashSet<>();
             for (int r = 0; r < rows.size(); r++) {
-                for (org.libtp.sql.schema.IndexDef x : d.indexes()) {
+                for (IndexDef x : d.indexes()) {
                     leaving.add(java.nio.ByteBuffer.wrap(Indexes.entry(d, x, rows.get(r), keys.get(r))));
                 }
             }

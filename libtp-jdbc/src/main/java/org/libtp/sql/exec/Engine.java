@@ -1,10 +1,16 @@
 package org.libtp.sql.exec;
 
+import org.libtp.core.DatabaseNotFoundException;
+import org.libtp.db.Cursor;
+import org.libtp.db.CursorIterable;
 import org.libtp.db.Database;
 import org.libtp.db.DatabaseConfig;
 import org.libtp.db.Durability;
+import org.libtp.db.Entry;
 import org.libtp.db.Environment;
+import org.libtp.db.KeyRange;
 import org.libtp.db.Transaction;
+import org.libtp.sql.schema.IndexDef;
 import org.libtp.sql.schema.SchemaCodec;
 import org.libtp.sql.schema.TableDef;
 
@@ -48,7 +54,7 @@ public final class Engine {
             // every transaction of other processes that has read it.
             s = openOrCreate(env, SCHEMA, create);
             q = openOrCreate(env, SEQ, create);
-        } catch (org.libtp.core.DatabaseNotFoundException e) {
+        } catch (DatabaseNotFoundException e) {
             s = null; // a read-only environment with no SQL table yet
             q = null;
         }
@@ -59,7 +65,7 @@ public final class Engine {
     private static Database openOrCreate(Environment env, String name, DatabaseConfig create) {
         try {
             return env.openDatabase(null, name, DatabaseConfig.defaults());
-        } catch (org.libtp.core.DatabaseNotFoundException e) {
+        } catch (DatabaseNotFoundException e) {
             if (!create.allowCreate()) {
                 throw e;
             }
@@ -190,8 +196,8 @@ public final class Engine {
         if (schema == null) {
             return out;
         }
-        try (org.libtp.db.CursorIterable all = schema.entries(t, org.libtp.db.KeyRange.prefix(key("t/")))) {
-            for (org.libtp.db.Entry e : all) {
+        try (CursorIterable all = schema.entries(t, KeyRange.prefix(key("t/")))) {
+            for (Entry e : all) {
                 String name = new String(e.key(), 2, e.key().length - 2, StandardCharsets.UTF_8);
                 out.add(SchemaCodec.decode(e.data(), name));
             }
@@ -230,7 +236,7 @@ public final class Engine {
             // transaction that ran DDL may hold the catalog write-locked: it must open in t.)
             try {
                 d = env.openDatabase(null, name, DatabaseConfig.defaults());
-            } catch (org.libtp.core.DatabaseNotFoundException e) {
+            } catch (DatabaseNotFoundException e) {
                 d = null;
             }
         }
@@ -315,7 +321,7 @@ public final class Engine {
                 }
                 Database data = database(t, d.dataName(), false);
                 java.util.Map<java.nio.ByteBuffer, Object[]> rows = new java.util.HashMap<>();
-                try (org.libtp.db.Cursor c = data.openCursor(t)) {
+                try (Cursor c = data.openCursor(t)) {
                     for (boolean ok = c.first(); ok; ok = c.next()) {
                         try {
                             rows.put(java.nio.ByteBuffer.wrap(c.key()), Tables.decode(d, c.data()));
@@ -324,10 +330,10 @@ public final class Engine {
                         }
                     }
                 }
-                for (org.libtp.sql.schema.IndexDef x : d.indexes()) {
+                for (IndexDef x : d.indexes()) {
                     Database idx = database(t, d.indexName(x), false);
                     java.util.Set<java.nio.ByteBuffer> entries = new java.util.HashSet<>();
-                    try (org.libtp.db.Cursor c = idx.openCursor(t)) {
+                    try (Cursor c = idx.openCursor(t)) {
                         for (boolean ok = c.first(); ok; ok = c.next()) {
                             entries.add(java.nio.ByteBuffer.wrap(c.key()));
                         }

@@ -1,5 +1,10 @@
 package org.libtp.sql.exec;
 
+import org.libtp.db.Database;
+import org.libtp.db.Transaction;
+import org.libtp.sql.codec.ColumnType;
+import org.libtp.sql.codec.SqlType;
+import org.libtp.sql.schema.TableDef;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
@@ -12,10 +17,6 @@ import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
-import org.libtp.db.Database;
-import org.libtp.db.Transaction;
-import org.libtp.sql.codec.ColumnType;
-import org.libtp.sql.schema.TableDef;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -510,18 +511,18 @@ final class Query {
         for (Object[] r : rows) {
             Object v = r[i];
             if (v != null) {
-                org.libtp.sql.codec.SqlType t = v instanceof Long ? org.libtp.sql.codec.SqlType.BIGINT
-                        : v instanceof Integer ? org.libtp.sql.codec.SqlType.INTEGER
-                        : v instanceof Short ? org.libtp.sql.codec.SqlType.SMALLINT
-                        : v instanceof Double ? org.libtp.sql.codec.SqlType.DOUBLE
-                        : v instanceof Float ? org.libtp.sql.codec.SqlType.REAL
-                        : v instanceof java.math.BigDecimal ? org.libtp.sql.codec.SqlType.DECIMAL
-                        : v instanceof Boolean ? org.libtp.sql.codec.SqlType.BOOLEAN
-                        : v instanceof byte[] ? org.libtp.sql.codec.SqlType.VARBINARY
-                        : v instanceof java.time.LocalDate ? org.libtp.sql.codec.SqlType.DATE
-                        : v instanceof java.time.LocalTime ? org.libtp.sql.codec.SqlType.TIME
-                        : v instanceof java.time.LocalDateTime ? org.libtp.sql.codec.SqlType.TIMESTAMP
-                        : org.libtp.sql.codec.SqlType.VARCHAR;
+                SqlType t = v instanceof Long ? SqlType.BIGINT
+                        : v instanceof Integer ? SqlType.INTEGER
+                        : v instanceof Short ? SqlType.SMALLINT
+                        : v instanceof Double ? SqlType.DOUBLE
+                        : v instanceof Float ? SqlType.REAL
+                        : v instanceof java.math.BigDecimal ? SqlType.DECIMAL
+                        : v instanceof Boolean ? SqlType.BOOLEAN
+                        : v instanceof byte[] ? SqlType.VARBINARY
+                        : v instanceof java.time.LocalDate ? SqlType.DATE
+                        : v instanceof java.time.LocalTime ? SqlType.TIME
+                        : v instanceof java.time.LocalDateTime ? SqlType.TIMESTAMP
+                        : SqlType.VARCHAR;
                 return switch (t) {
                     case DECIMAL -> new ColumnType(t, 38, Math.max(0, Math.min(38, ((java.math.BigDecimal) v).scale())));
                     case VARCHAR -> new ColumnType(t, 1_000_000, 0);
@@ -530,7 +531,7 @@ final class Query {
                 };
             }
         }
-        return new ColumnType(org.libtp.sql.codec.SqlType.VARCHAR, 1_000_000, 0);
+        return new ColumnType(SqlType.VARCHAR, 1_000_000, 0);
     }
 
     /**

@@ -1,5 +1,11 @@
 package org.libtp.sql.exec;
 
+import org.libtp.core.DatabaseNotFoundException;
+import org.libtp.core.DeadlockException;
+import org.libtp.core.LockTimeoutException;
+import org.libtp.core.SelfDeadlockException;
+import org.libtp.db.Durability;
+import org.libtp.db.Transaction;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Commit;
@@ -12,8 +18,6 @@ import net.sf.jsqlparser.statement.drop.Drop;
 import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.update.Update;
-import org.libtp.db.Durability;
-import org.libtp.db.Transaction;
 
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
@@ -200,7 +204,7 @@ public final class Session {
                 }
             } catch (java.sql.SQLSyntaxErrorException e) {
                 abortQuietly(t);
-                if (attempt == 1 && e.getCause() instanceof org.libtp.core.DatabaseNotFoundException) {
+                if (attempt == 1 && e.getCause() instanceof DatabaseNotFoundException) {
                     continue; // a stale cached handle, forgotten by inTxn: the next attempt opens afresh
                 }
                 throw e;
@@ -241,7 +245,7 @@ public final class Session {
         } catch (SQLException e) {
             return rethrow(t, e, sessions);
         } catch (RuntimeException e) {
-            if (e instanceof org.libtp.core.DatabaseNotFoundException) {
+            if (e instanceof DatabaseNotFoundException) {
                 engine.forgetAll();
             }
             SQLException m = SqlErrors.map(e);
@@ -251,8 +255,8 @@ public final class Session {
                 rolledBack = m.getMessage();
                 m = new SQLTransactionRollbackException(m.getMessage() + " (the transaction was rolled back)",
                         "40001".equals(m.getSQLState()) ? "40001" : "40003", e);
-                if (!(e instanceof org.libtp.core.DeadlockException || e instanceof org.libtp.core.LockTimeoutException
-                        || e instanceof org.libtp.core.SelfDeadlockException)) {
+                if (!(e instanceof DeadlockException || e instanceof LockTimeoutException
+                        || e instanceof SelfDeadlockException)) {
                     SQLException plain = SqlErrors.map(e);
                     plain.setNextException(m);
                     throw plain;

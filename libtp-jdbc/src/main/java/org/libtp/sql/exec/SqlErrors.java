@@ -1,5 +1,13 @@
 package org.libtp.sql.exec;
 
+import org.libtp.core.CapacityExceededException;
+import org.libtp.core.CorruptionException;
+import org.libtp.core.DatabaseNotFoundException;
+import org.libtp.core.DeadlockException;
+import org.libtp.core.LockTimeoutException;
+import org.libtp.core.OutOfSpaceException;
+import org.libtp.core.RunRecoveryException;
+import org.libtp.core.SelfDeadlockException;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
@@ -76,23 +84,23 @@ public final class SqlErrors {
      * a transient error (53100); misuse is 42000/HY000 with the engine's message.
      */
     public static SQLException map(RuntimeException e) {
-        if (e instanceof org.libtp.core.DeadlockException || e instanceof org.libtp.core.LockTimeoutException
-                || e instanceof org.libtp.core.SelfDeadlockException) {
+        if (e instanceof DeadlockException || e instanceof LockTimeoutException
+                || e instanceof SelfDeadlockException) {
             return new SQLTransactionRollbackException(e.getMessage(), "40001", e);
         }
-        if (e instanceof org.libtp.core.RunRecoveryException) {
+        if (e instanceof RunRecoveryException) {
             return new SQLNonTransientConnectionException(e.getMessage(), "08006", e);
         }
-        if (e instanceof org.libtp.core.CorruptionException) {
+        if (e instanceof CorruptionException) {
             return new SQLNonTransientConnectionException(e.getMessage(), "08001", e);
         }
-        if (e instanceof org.libtp.core.OutOfSpaceException) {
+        if (e instanceof OutOfSpaceException) {
             return new SQLTransientException(e.getMessage(), "53100", e);
         }
-        if (e instanceof org.libtp.core.DatabaseNotFoundException) {
+        if (e instanceof DatabaseNotFoundException) {
             return new SQLSyntaxErrorException(e.getMessage(), "42S02", e);
         }
-        if (e instanceof org.libtp.core.CapacityExceededException) {
+        if (e instanceof CapacityExceededException) {
             return new SQLTransientException(e.getMessage(), "53000", e);
         }
         return new SQLException(e.getMessage() == null ? e.toString() : e.getMessage(), "HY000", e);

@@ -1,6 +1,6 @@
 package org.libtp.sql.exec;
 
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import org.libtp.core.CorruptionException;
 import org.libtp.db.Cursor;
 import org.libtp.db.Database;
 import org.libtp.db.KeyRange;
@@ -9,6 +9,7 @@ import org.libtp.sql.codec.KeyCodec;
 import org.libtp.sql.codec.RowCodec;
 import org.libtp.sql.schema.Column;
 import org.libtp.sql.schema.TableDef;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 
 import java.sql.SQLException;
 import java.util.List;
@@ -87,7 +88,7 @@ final class Tables {
             for (byte[] k : rowKeys) {
                 byte[] data = forUpdate ? db.getForUpdate(txn, k) : db.get(txn, k);
                 if (data == null) {
-                    throw new org.libtp.core.CorruptionException("index " + a.index.name() + " of table " + t.name()
+                    throw new CorruptionException("index " + a.index.name() + " of table " + t.name()
                             + " names a row that does not exist; the index disagrees with its table (run verify)");
                 }
                 if (!v.visit(k, decode(t, data))) {
