@@ -51,6 +51,14 @@ public final class AccessMethods {
     }
 
     /**
+     * Registers the B-tree's log record codecs with the core's record registry, for a process
+     * that reads a log without opening an environment ({@code libtp printlog}); opening one does it.
+     */
+    public static void registerLogRecords() {
+        BtreeLeafRecord.register();
+    }
+
+    /**
      * The record manager to register with the transaction manager (redo/undo of B-tree
      * records); {@code orders} resolves the key order names recorded in B-tree meta pages.
      */

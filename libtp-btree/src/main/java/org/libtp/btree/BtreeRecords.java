@@ -31,6 +31,7 @@ final class BtreeRecords implements ResourceManager {
     BtreeRecords(SharedBufferPool pool, java.util.function.Function<String, java.util.Comparator<byte[]>> orders) {
         this.pool = pool;
         this.orders = orders;
+        BtreeLeafRecord.register(); // before recovery decodes the first one
     }
 
     /** The tree of file {@code fileId} in the key order its meta page names. */
@@ -50,7 +51,7 @@ final class BtreeRecords implements ResourceManager {
 
     @Override
     public void redo(LogEntry entry, LogRecord record) {
-        LogRecord.BtreeLeaf r = (LogRecord.BtreeLeaf) record;
+        BtreeLeafRecord r = (BtreeLeafRecord) record;
         Page p = pool.get(r.fileId(), r.pageNo(), BufferManager.CREATE);
         try {
             p.latch();
@@ -82,7 +83,7 @@ final class BtreeRecords implements ResourceManager {
 
     @Override
     public void undo(LogEntry entry, LogRecord record, CompensationLog clr) {
-        LogRecord.BtreeLeaf r = (LogRecord.BtreeLeaf) record;
+        BtreeLeafRecord r = (BtreeLeafRecord) record;
         // Runs without page locks (the transaction's own leaf locks keep others off these keys);
         // structure changes are made and read under page latches.
         BtreeLog log = new ClrLog(clr);
@@ -135,13 +136,13 @@ final class BtreeRecords implements ResourceManager {
 
         @Override
         public void leafInsert(Page page, int slot, byte[] key, byte[] data) {
-            LogRecord rec = new LogRecord.BtreeLeaf(true, page.fileId(), page.pageNo(), slot, key, data);
+            LogRecord rec = new BtreeLeafRecord(true, page.fileId(), page.pageNo(), slot, key, data);
             setLsn(page, clr.log(rec), rec);
         }
 
         @Override
         public void leafDelete(Page page, int slot, byte[] key, byte[] data) {
-            LogRecord rec = new LogRecord.BtreeLeaf(false, page.fileId(), page.pageNo(), slot, key, data);
+            LogRecord rec = new BtreeLeafRecord(false, page.fileId(), page.pageNo(), slot, key, data);
             setLsn(page, clr.log(rec), rec);
         }
 

@@ -7,6 +7,10 @@ import org.libtp.core.txn.Txn;
 
 /** TP mode's logging: records in the transaction's chain, page LSNs set (write-ahead). */
 final class TxnBtreeLog implements BtreeLog {
+    static {
+        BtreeLeafRecord.register();
+    }
+
     private final Txn txn;
     private final PageUpdates pages;
     private final EndActions endActions;
@@ -29,13 +33,13 @@ final class TxnBtreeLog implements BtreeLog {
 
     @Override
     public void leafInsert(Page page, int slot, byte[] key, byte[] data) {
-        long lsn = txn.log(new LogRecord.BtreeLeaf(true, page.fileId(), page.pageNo(), slot, key, data));
+        long lsn = txn.log(new BtreeLeafRecord(true, page.fileId(), page.pageNo(), slot, key, data));
         page.setLsn(lsn, txn.lastLsnEnd());
     }
 
     @Override
     public void leafDelete(Page page, int slot, byte[] key, byte[] data) {
-        long lsn = txn.log(new LogRecord.BtreeLeaf(false, page.fileId(), page.pageNo(), slot, key, data));
+        long lsn = txn.log(new BtreeLeafRecord(false, page.fileId(), page.pageNo(), slot, key, data));
         page.setLsn(lsn, txn.lastLsnEnd());
     }
 

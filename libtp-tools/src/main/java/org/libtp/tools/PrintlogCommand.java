@@ -1,5 +1,6 @@
 package org.libtp.tools;
 
+import org.libtp.btree.AccessMethods;
 import org.libtp.core.log.LogPrinter;
 import org.libtp.core.log.Lsn;
 import org.libtp.core.storage.FileStorage;
@@ -42,6 +43,7 @@ final class PrintlogCommand implements Callable<Integer> {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         boolean ok;
         try (PrintStream ps = new PrintStream(buf, false, StandardCharsets.UTF_8)) {
+            AccessMethods.registerLogRecords(); // the B-tree's records are printed by its codec
             ok = LogPrinter.print(new FileStorage(dir), ps);
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -123,6 +123,8 @@ class ToolsTest {
         Run p = libtp("printlog", env.toString());
         assertEquals(0, p.status(), p.err());
         assertTrue(p.out().contains("CHECKPOINT") && p.out().contains("TXN_COMMIT"), p.out().substring(0, 300));
+        assertTrue(p.out().contains("BTREE_INSERT file ") && !p.out().contains("UNDECODABLE"),
+                "the B-tree's records through its registered codec: " + p.out().substring(0, 300));
         // Filters: records of one transaction; records from an LSN on.
         String commit = p.out().lines().filter(l -> l.contains("TXN_COMMIT")).reduce((a1, b) -> b).orElseThrow();
         String id = commit.split(" ")[2];

@@ -4,14 +4,24 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Every typed log record, one sealed hierarchy, one subtype per {@link RecordType}: codec,
- * printer and (with the transaction manager) redo/undo dispatch are exhaustive switch expressions
- * over {@link #type()}, so a new type cannot be half-handled (Java 17 has no pattern switch).
+ * Every typed log record, one sealed hierarchy: the core's own types are records here, one per
+ * {@link RecordType}, and their codec, printer and (with the transaction manager) redo/undo
+ * dispatch are exhaustive switch expressions over {@link #type()}, so a new type cannot be
+ * half-handled (Java 17 has no pattern switch). The types of record managers outside the core
+ * (access methods, tests) implement {@link Registered} in their own module and bring their
+ * codec ({@link RecordCodec}); their ids are still frozen in {@link RecordType}.
  */
 public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbort, LogRecord.Checkpoint,
-        LogRecord.PageUpdate, LogRecord.PageImage, LogRecord.PageWrite, LogRecord.SlotUpdate, LogRecord.BtreeLeaf {
+        LogRecord.PageUpdate, LogRecord.PageImage, LogRecord.PageWrite, LogRecord.SlotUpdate, LogRecord.Registered {
 
     RecordType type();
+
+    /**
+     * A record of a type owned by a record manager outside the core, encoded by the
+     * {@link RecordCodec} it registered ({@link LogRecords#register}).
+     */
+    non-sealed interface Registered extends LogRecord {
+    }
 
     /** The end of a transaction that committed. */
     record TxnCommit(long timeMillis) implements LogRecord {
@@ -188,40 +198,6 @@ public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbor
         @Override
         public String toString() {
             return "PageWrite[file " + fileId + " page " + pageNo + ", " + page.length + " bytes]";
-        }
-    }
-
-    /**
-     * A B-tree leaf change: (key, data) inserted ({@code insert}) into or deleted from slot
-     * {@code slot} of leaf {@code pageNo}. Redo repeats it at the slot if the page LSN is older;
-     * undo is logical: the key is looked for on that page and, since B-link splits move keys
-     * only to the right, on its right siblings.
-     */
-    record BtreeLeaf(boolean insert, int fileId, long pageNo, int slot, byte[] key, byte[] data) implements LogRecord {
-        @Override
-        public RecordType type() {
-            return insert ? RecordType.BTREE_INSERT : RecordType.BTREE_DELETE;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (!(o instanceof BtreeLeaf)) {
-                return false;
-            }
-            BtreeLeaf b = (BtreeLeaf) o;
-            return b.insert == insert && b.fileId == fileId && b.pageNo == pageNo && b.slot == slot
-                    && Arrays.equals(b.key, key) && Arrays.equals(b.data, data);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * (31 * (31 * fileId + Long.hashCode(pageNo)) + slot) + Arrays.hashCode(key);
-        }
-
-        @Override
-        public String toString() {
-            return "BtreeLeaf[" + (insert ? "insert" : "delete") + " file " + fileId + " page " + pageNo + " slot " + slot
-                    + ", key " + key.length + " B, data " + data.length + " B]";
         }
     }
 }

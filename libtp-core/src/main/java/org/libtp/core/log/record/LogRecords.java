@@ -10,6 +10,8 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Payload codec and printer of the typed records (little-endian). Payload layouts:
@@ -65,11 +67,7 @@ public final class LogRecords {
                 yield buffer(16 + p.page().length).putInt(p.fileId()).putLong(p.pageNo()).putInt(p.page().length)
                         .put(p.page());
             }
-            case BTREE_INSERT, BTREE_DELETE -> {
-                LogRecord.BtreeLeaf t = (LogRecord.BtreeLeaf) r;
-                yield buffer(24 + t.key().length + t.data().length).putInt(t.fileId()).putLong(t.pageNo())
-                        .putInt(t.slot()).putInt(t.key().length).put(t.key()).putInt(t.data().length).put(t.data());
-            }
+            case BTREE_INSERT, BTREE_DELETE -> ByteBuffer.wrap(encodeRegistered(r));
             case SLOT_UPDATE -> {
                 LogRecord.SlotUpdate u = (LogRecord.SlotUpdate) r;
                 yield buffer(16 + u.before().length + u.after().length).putInt(u.fileId()).putInt(u.slot())
@@ -77,6 +75,50 @@ public final class LogRecords {
             }
         };
         return b.array();
+    }
+
+    /** Codecs of the types owned outside the core, by type (registered by their managers). */
+    private static final Map<RecordType, RecordCodec<?>> CODECS = new ConcurrentHashMap<>();
+
+    /**
+     * Registers the codec of record types a manager outside the core owns, before the manager
+     * logs or recovers one. Registering the same codec again does nothing.
+     *
+     * @throws IllegalArgumentException if a type is the core's own, or another codec has it
+     */
+    public static void register(RecordCodec<?> codec) {
+        for (RecordType t : codec.types()) {
+            if (!t.isRegistered()) {
+                throw new IllegalArgumentException(t + " (id " + t.id() + ") is the core's own record type");
+            }
+            RecordCodec<?> had = CODECS.putIfAbsent(t, codec);
+            if (had != null && had.getClass() != codec.getClass()) {
+                throw new IllegalArgumentException(t + " (id " + t.id() + ") already has codec " + had.getClass().getName()
+                        + "; " + codec.getClass().getName() + " cannot take it");
+            }
+        }
+    }
+
+    private static RecordCodec<?> codec(RecordType type, long lsn) {
+        RecordCodec<?> c = CODECS.get(type);
+        if (c == null) {
+            throw new CorruptionException("log record type " + type + " (id " + type.id() + ") at LSN " + Lsn.toString(lsn)
+                    + " belongs to " + type.owner() + ", which has not registered its codec in this process: "
+                    + "open the environment through it (org.libtp.db.Environment for the B-tree and recno)");
+        }
+        return c;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <R extends LogRecord.Registered> byte[] encodeRegistered(LogRecord r) {
+        RecordCodec<R> c = (RecordCodec<R>) codec(r.type(), Lsn.NULL);
+        return c.encode((R) r);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <R extends LogRecord.Registered> String printRegistered(LogRecord r) {
+        RecordCodec<R> c = (RecordCodec<R>) codec(r.type(), Lsn.NULL);
+        return c.print((R) r);
     }
 
     private static ByteBuffer buffer(int n) {
@@ -132,8 +174,13 @@ public final class LogRecords {
                 }
                 case PAGE_IMAGE -> new LogRecord.PageImage(b.getInt(), b.getLong(), bytes(b));
                 case PAGE_WRITE -> new LogRecord.PageWrite(b.getInt(), b.getLong(), bytes(b));
-                case BTREE_INSERT, BTREE_DELETE -> new LogRecord.BtreeLeaf(type == RecordType.BTREE_INSERT, b.getInt(),
-                        b.getLong(), b.getInt(), bytes(b), bytes(b));
+                case BTREE_INSERT, BTREE_DELETE -> {
+                    LogRecord x = codec(type, e.lsn()).decode(type, b);
+                    if (x.type() != type) {
+                        throw new IllegalArgumentException("codec of " + type + " decoded a " + x.type());
+                    }
+                    yield x;
+                }
                 case SLOT_UPDATE -> new LogRecord.SlotUpdate(b.getInt(), b.getInt(), bytes(b), bytes(b));
             };
             if (b.hasRemaining()) {
@@ -186,11 +233,7 @@ public final class LogRecords {
                 LogRecord.PageWrite p = (LogRecord.PageWrite) r;
                 yield "PAGE_WRITE file " + p.fileId() + " page " + p.pageNo() + " " + p.page().length + " bytes";
             }
-            case BTREE_INSERT, BTREE_DELETE -> {
-                LogRecord.BtreeLeaf b = (LogRecord.BtreeLeaf) r;
-                yield r.type() + " file " + b.fileId() + " page " + b.pageNo() + " slot " + b.slot() + " key "
-                        + HexFormat.of().formatHex(b.key()) + " data " + b.data().length + " bytes";
-            }
+            case BTREE_INSERT, BTREE_DELETE -> r.type() + " " + printRegistered(r);
             case SLOT_UPDATE -> {
                 LogRecord.SlotUpdate u = (LogRecord.SlotUpdate) r;
                 yield "SLOT_UPDATE file " + u.fileId() + " slot " + u.slot() + " before "

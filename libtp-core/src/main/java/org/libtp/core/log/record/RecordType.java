@@ -24,9 +24,12 @@ public enum RecordType {
     PAGE_WRITE(12),
     /** The test record manager's slot update: before and after image. */
     SLOT_UPDATE(100),
-    /** B-tree leaf insert of (key, data) at a slot: redo by slot, undo by key (logical). */
+    /**
+     * B-tree leaf insert of (key, data) at a slot: redo by slot, undo by key (logical). Owned by
+     * libtp-btree, which registers its codec.
+     */
     BTREE_INSERT(200),
-    /** B-tree leaf delete of (key, data) at a slot: redo by slot, undo by key (logical). */
+    /** B-tree leaf delete of (key, data) at a slot, as {@link #BTREE_INSERT}. */
     BTREE_DELETE(201);
 
     private final int id;
@@ -62,6 +65,27 @@ public enum RecordType {
         return switch (this) {
             case PAGE_IMAGE -> true;
             case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, PAGE_WRITE, SLOT_UPDATE, BTREE_INSERT, BTREE_DELETE -> false;
+        };
+    }
+
+    /**
+     * True for the types whose record class and codec live with their record manager outside the
+     * core ({@link LogRecord.Registered}, {@link RecordCodec}). An exhaustive switch, as above.
+     */
+    public boolean isRegistered() {
+        return switch (this) {
+            case BTREE_INSERT, BTREE_DELETE -> true;
+            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE, SLOT_UPDATE -> false;
+        };
+    }
+
+    /** Who owns this type: the core's managers, the B-tree, or tests. */
+    public String owner() {
+        return switch (this) {
+            case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> "the transaction manager";
+            case PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE -> "the buffer manager";
+            case SLOT_UPDATE -> "the test record manager";
+            case BTREE_INSERT, BTREE_DELETE -> "the B-tree (libtp-btree)";
         };
     }
 
