@@ -1,6 +1,5 @@
 package org.libtp.btree;
 
-import org.libtp.core.buffer.Page;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,45 +21,35 @@ final class BtreeCheck {
 
     /** Pages on the free list (walked under the meta latch). */
     long freePages() {
-        Page m = tree.bm.get(tree.file, META_PAGE, 0);
-        try {
-            m.latch();
-            try {
-                long n = 0;
-                long limit = tree.bm.pageCount(tree.file);
-                for (long x = m.getLong(OFF_FREE_HEAD); x != 0 && n <= limit; n++) {
-                    Page p = tree.bm.get(tree.file, x, 0);
-                    try {
-                        x = p.type() == BtreePage.FREE ? p.getLong(OFF_FREE_NEXT) : 0;
-                    } finally {
-                        tree.bm.unpin(p, false);
-                    }
+        try (PinnedPage meta = PinnedPage.pin(tree.bm, tree.file, META_PAGE).latch()) {
+            long n = 0;
+            long limit = tree.bm.pageCount(tree.file);
+            for (long x = meta.page().getLong(OFF_FREE_HEAD); x != 0 && n <= limit; n++) {
+                try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, x)) {
+                    x = h.page().type() == BtreePage.FREE ? h.page().getLong(OFF_FREE_NEXT) : 0;
                 }
-                return n;
-            } finally {
-                m.unlatch();
             }
-        } finally {
-            tree.bm.unpin(m, false);
+            return n;
         }
     }
 
     Stats stats() {
-        Page r = tree.bm.get(tree.file, ROOT, 0);
-        int levels = new BtreePage(r).level() + 1;
-        tree.bm.unpin(r, false);
+        int levels;
+        try (PinnedPage r = PinnedPage.pin(tree.bm, tree.file, ROOT)) {
+            levels = new BtreePage(r.page()).level() + 1;
+        }
         long entries = 0;
         long leaves = 0;
         long used = 0;
         long pageNo = tree.leftmostLeaf();
         while (pageNo != 0) {
-            Page p = tree.bm.get(tree.file, pageNo, 0);
-            BtreePage bp = new BtreePage(p);
-            entries += bp.count();
-            leaves++;
-            used += tree.bm.pageSize() - bp.freeTotal();
-            pageNo = bp.rightLink();
-            tree.bm.unpin(p, false);
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo)) {
+                BtreePage bp = new BtreePage(h.page());
+                entries += bp.count();
+                leaves++;
+                used += tree.bm.pageSize() - bp.freeTotal();
+                pageNo = bp.rightLink();
+            }
         }
         return new Stats(levels, tree.bm.pageCount(tree.file), entries, leaves,
                 leaves == 0 ? 0 : 100.0 * used / (leaves * (double) tree.bm.pageSize()), freePages());
@@ -74,18 +63,18 @@ final class BtreeCheck {
     List<String> verify() {
         List<String> problems = new ArrayList<>();
         try {
-            Page r = tree.bm.get(tree.file, ROOT, 0);
-            int top = new BtreePage(r).level();
-            tree.bm.unpin(r, false);
+            int top;
+            try (PinnedPage r = PinnedPage.pin(tree.bm, tree.file, ROOT)) {
+                top = new BtreePage(r.page()).level();
+            }
             long first = ROOT;
             for (int level = top; level >= 0; level--) {
                 long pageNo = first;
                 byte[] prevHigh = null;
                 long nextFirst = 0;
                 while (pageNo != 0) {
-                    Page p = tree.bm.get(tree.file, pageNo, 0);
-                    try {
-                        BtreePage bp = new BtreePage(p).check("verify");
+                    try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo)) {
+                        BtreePage bp = new BtreePage(h.page()).check("verify");
                         if (bp.level() != level) {
                             problems.add("page " + pageNo + " at level " + bp.level() + ", expected " + level);
                         }
@@ -112,8 +101,6 @@ final class BtreeCheck {
                         }
                         prevHigh = hk;
                         pageNo = bp.rightLink();
-                    } finally {
-                        tree.bm.unpin(p, false);
                     }
                 }
                 first = nextFirst;
@@ -127,12 +114,9 @@ final class BtreeCheck {
 
     /** The free list: every page on it free, in range, no loop. */
     private void verifyFreeList(List<String> problems) {
-        Page m = tree.bm.get(tree.file, META_PAGE, 0);
         long head;
-        try {
-            head = m.getLong(OFF_FREE_HEAD);
-        } finally {
-            tree.bm.unpin(m, false);
+        try (PinnedPage m = PinnedPage.pin(tree.bm, tree.file, META_PAGE)) {
+            head = m.page().getLong(OFF_FREE_HEAD);
         }
         long pages = tree.bm.pageCount(tree.file);
         long seen = 0;
@@ -141,15 +125,12 @@ final class BtreeCheck {
                 problems.add("free list: page " + pageNo + " after " + seen + " pages is out of range or the list loops");
                 return;
             }
-            Page p = tree.bm.get(tree.file, pageNo, 0);
-            try {
-                if (p.type() != BtreePage.FREE) {
-                    problems.add("free list: page " + pageNo + " has type " + p.type());
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo)) {
+                if (h.page().type() != BtreePage.FREE) {
+                    problems.add("free list: page " + pageNo + " has type " + h.page().type());
                     return;
                 }
-                pageNo = p.getLong(OFF_FREE_NEXT);
-            } finally {
-                tree.bm.unpin(p, false);
+                pageNo = h.page().getLong(OFF_FREE_NEXT);
             }
         }
     }

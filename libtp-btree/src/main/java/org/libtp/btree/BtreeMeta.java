@@ -32,24 +32,17 @@ final class BtreeMeta {
 
     /** The key order's name recorded in the meta page of {@code file} (null: unsigned bytes). */
     static String orderName(BufferManager bm, int file) {
-        Page m = bm.get(file, Btree.META_PAGE, 0);
-        try {
-            m.latch();
-            try {
-                if (m.type() != PageTypes.BTREE_META) {
-                    throw new CorruptionException("page 0 of " + bm.describe(file) + " is not a B-tree meta page");
-                }
-                int n = m.getShort(OFF_ORDER);
-                if (n > MAX_ORDER_NAME) {
-                    throw new CorruptionException("B-tree meta page of " + bm.describe(file)
-                            + " names a key order of " + n + " bytes");
-                }
-                return n == 0 ? null : new String(m.getBytes(OFF_ORDER + 2, n), java.nio.charset.StandardCharsets.UTF_8);
-            } finally {
-                m.unlatch();
+        try (PinnedPage h = PinnedPage.pin(bm, file, Btree.META_PAGE).latch()) {
+            Page m = h.page();
+            if (m.type() != PageTypes.BTREE_META) {
+                throw new CorruptionException("page 0 of " + bm.describe(file) + " is not a B-tree meta page");
             }
-        } finally {
-            bm.unpin(m, false);
+            int n = m.getShort(OFF_ORDER);
+            if (n > MAX_ORDER_NAME) {
+                throw new CorruptionException("B-tree meta page of " + bm.describe(file)
+                        + " names a key order of " + n + " bytes");
+            }
+            return n == 0 ? null : new String(m.getBytes(OFF_ORDER + 2, n), java.nio.charset.StandardCharsets.UTF_8);
         }
     }
 }

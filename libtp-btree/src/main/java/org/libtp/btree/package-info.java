@@ -18,12 +18,15 @@
  * and changed under the page latch; page locks give transactions their isolation. A search that
  * reaches a free page starts again from the root.
  *
- * <p>Rooms: {@code Btree} (descent, get/put/delete, split and separator posting, the free list),
- * {@code BtreeNavigation} (cursor reads and scans), {@code BtreeOverflow} (inline and overflow
- * values, the overflow page format), {@code BtreeReclaim} (unlinking emptied leaves,
- * compaction), {@code BtreeCheck} (statistics and verify), {@code BtreePage} (the leaf and
- * internal page format), {@code BtreeRecords} (the logical log records' redo and undo),
- * {@code Recno}.
+ * <p>Rooms: {@code Btree} (descent, get/put/delete, the free list), {@code BtreeSplit} (leaf,
+ * internal and root splits, separator posting, finding a page at a level), {@code BtreeNavigation}
+ * (cursor reads and scans), {@code BtreeOverflow} (inline and overflow values, the overflow page
+ * format), {@code BtreeReclaim} (unlinking emptied leaves, compaction), {@code BtreeCheck}
+ * (statistics and verify), {@code BtreePage} (the leaf and internal page format),
+ * {@code BtreeLeafRecord} (the logical leaf log record and its codec), {@code BtreeRecords} (its
+ * redo and undo), {@code Recno}. {@code PinnedPage} is a pinned (and latched) page released by
+ * try-with-resources; the verify, statistics, meta-page and root-split paths use it, the rest
+ * still pair {@code unlatch}/{@code unpin} by hand.
  *
  * <p>Page reclamation ({@code BtreeReclaim}, {@code Btree.free}): after a delete that emptied a
  * leaf commits, the leaf (and its ancestors with no other entry) is unlinked in a transaction of
