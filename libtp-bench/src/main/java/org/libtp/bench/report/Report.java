@@ -285,7 +285,7 @@ final class Report {
         // The "during backups" lines against the "without backup" lines around them: a block starts at a
         // "without backup" line and takes the "during backups" and "without backup after" lines that
         // follow (ops-bench.sh alternates them); one block per kind of backup, the last one kept.
-        Map<Object, List<Map<String, Object>>[]> byKind = new java.util.LinkedHashMap<>();
+        Map<Object, BackupBlock> byKind = new java.util.LinkedHashMap<>();
         List<Map<String, Object>> without = null;
         List<Map<String, Object>> during = null;
         for (Map<String, Object> m : d.ops) {
@@ -294,9 +294,8 @@ final class Report {
                 during = new ArrayList<>();
             } else if ("during backups".equals(m.get("phase")) && without != null) {
                 during.add(m);
-                @SuppressWarnings("unchecked")
-                List<Map<String, Object>>[] block = new List[] {without, during};
-                byKind.put(m.getOrDefault("backupRateMb", 0.0) + "/" + m.getOrDefault("backupYields", false), block);
+                byKind.put(m.getOrDefault("backupRateMb", 0.0) + "/" + m.getOrDefault("backupYields", false),
+                        new BackupBlock(without, during));
             } else if ("without backup after".equals(m.get("phase")) && without != null) {
                 without.add(m);
             }
@@ -304,9 +303,9 @@ final class Report {
         if (byKind.isEmpty()) {
             out.add(new Target("Operations: TPC-B during hot backups ≥ 0.7 × without", NO_DATA, "≥ 0.7 ×", NO_DATA));
         }
-        for (List<Map<String, Object>>[] block : byKind.values()) {
-            List<Map<String, Object>> ws = block[0];
-            List<Map<String, Object>> ds = block[1];
+        for (BackupBlock block : byKind.values()) {
+            List<Map<String, Object>> ws = block.without();
+            List<Map<String, Object>> ds = block.during();
             Map<String, Object> m = ds.get(0);
             double rate = m.get("backupRateMb") == null ? 0 : ReportData.num(m, "backupRateMb");
             boolean yields = Boolean.TRUE.equals(m.get("backupYields"));
@@ -340,6 +339,10 @@ final class Report {
                         + Fmt.rate(ReportData.num(cp, "mbPerSecond")) + " MB/s (" + Fmt.ratio(ReportData.num(bk, "mbPerSecond")
                         / ReportData.num(cp, "mbPerSecond")) + " ×)", "reported", bk == null || cp == null ? NO_DATA : REPORTED));
         return out;
+    }
+
+    /** TPC-B runs without backups and the runs with backups of one kind between them. */
+    private record BackupBlock(List<Map<String, Object>> without, List<Map<String, Object>> during) {
     }
 
     /** The last operations line of {@code bench} (and {@code phase}, if given), or null. */
