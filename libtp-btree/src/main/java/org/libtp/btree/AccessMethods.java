@@ -88,7 +88,7 @@ public final class AccessMethods {
         Page p = tp.buffers().get(fileId, 0, 0);
         try {
             int t = p.type();
-            return t == BtreePage.META ? "BTREE" : t == Recno.META_TYPE ? "RECNO" : null;
+            return t == BtreePage.META ? "BTREE" : t == RecnoPage.META_TYPE ? "RECNO" : null;
         } finally {
             tp.buffers().unpin(p, false);
         }

@@ -9,34 +9,17 @@ import org.libtp.core.lock.LockMode;
 import org.libtp.core.lock.LockObject;
 import org.libtp.core.txn.Txn;
 
+import static org.libtp.btree.RecnoPage.*;
+
 /**
  * Fixed-length records addressed by number from 1 (paper 3.2.6's recno), on buffer-pool pages
  * of one file. The page of record n is computed, not searched: {@code 1 + (n - 1) / perPage}.
  * Changes are locked (page locks, held to the end of the transaction) and logged per page as
  * physical before/after images through the buffer manager ({@link PageUpdates}), in TP mode; the
  * other modes change pages unlogged.
- *
- * <pre>
- *  meta page (page 0)                       data page (pages 1..)
- *  offset size field                        offset      size          field
- *       7    1 type = 5 (recno meta)             7      1             type = 6 (recno data)
- *      32    8 magic "LIBTPREC"                 32      perPage x (1 + L) records:
- *      40    4 version 1                                 1  present (1) or deleted/never written (0)
- *      44    4 recordLength L                            L  the record
- *      48    8 count: the highest record number stored (appends take count + 1)
- * </pre>
+ * The page formats are in {@link RecnoPage}.
  */
 public final class Recno {
-    static final int META_TYPE = PageTypes.RECNO_META;
-    static final int DATA_TYPE = PageTypes.RECNO_DATA;
-    static final long META = 0;
-    static final int OFF_MAGIC = 32;
-    static final int OFF_VERSION = 40;
-    static final int OFF_LENGTH = 44;
-    static final int OFF_COUNT = 48;
-    static final int OFF_RECORDS = 32;
-    static final byte[] MAGIC = "LIBTPREC".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-
     private final BufferManager bm;
     private final PageUpdates pages;
     private final LockManager locks;
@@ -66,7 +49,7 @@ public final class Recno {
                 }
                 byte[] header = new byte[24]; // magic, version, length, count 0
                 System.arraycopy(MAGIC, 0, header, 0, 8);
-                putInt(header, 8, 1);
+                putInt(header, 8, VERSION);
                 putInt(header, 12, recordLength);
                 m.setType(META_TYPE);
                 m.putBytes(OFF_MAGIC, header);
@@ -86,7 +69,7 @@ public final class Recno {
         Page m = bm.get(file, META, 0);
         try {
             byte[] magic = m.getBytes(OFF_MAGIC, 8);
-            if (!java.util.Arrays.equals(magic, MAGIC) || m.getInt(OFF_VERSION) != 1) {
+            if (!java.util.Arrays.equals(magic, MAGIC) || m.getInt(OFF_VERSION) != VERSION) {
                 throw new CorruptionException(bm.describe(file) + " is not a version 1 recno database");
             }
             length = m.getInt(OFF_LENGTH);

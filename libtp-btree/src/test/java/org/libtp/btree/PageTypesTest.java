@@ -24,7 +24,7 @@ class PageTypesTest {
         assertEquals(Map.of(1, "BTREE_META", 2, "BTREE_INTERNAL", 3, "BTREE_LEAF", 4, "OVERFLOW", 5, "RECNO_META",
                 6, "RECNO_DATA", 7, "FREE"), seen, "ids are never renumbered: data files outlive releases");
         assertEquals(PageTypes.BTREE_LEAF, BtreePage.LEAF);
-        assertEquals(PageTypes.RECNO_DATA, Recno.DATA_TYPE);
+        assertEquals(PageTypes.RECNO_DATA, RecnoPage.DATA_TYPE);
     }
 
     @Test
