@@ -31,80 +31,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import static org.libtp.core.txn.TxnLayout.*;
+
 /**
  * The transaction manager on a shared region ({@code __libtp.rgn.txn}).
  *
- * <pre>
- *  offset  size  field
- *  ------  ----  -------------------------------------------------------------
- *     256    64  txn latch         guards the table's free/used states and nextTxnId
- *     320    64  checkpoint latch  one checkpoint at a time
- *     384     8  nextTxnId
- *     392     8  lastCheckpointLsn  LSN of the last checkpoint record
- *     400     8  lastCheckpointRedo its redo LSN
- *     408     4  maxTransactions
- *     412     4  state             0 = recovery not yet run
- *     416     4  activeCount
- *     424     8  lastCheckpointMillis
- *     432     8  lastCheckpointBegin the end of the log when the last checkpoint began
- *     440     8  earlyReleaseEnd   the end LSN of the newest commit record whose transaction
- *                                  released its locks before the record was durable (raised
- *                                  by CAS; read-only commits wait for the log to pass it)
- *     448     8  lastCheckpointFrom where recovery would start reading after the last checkpoint:
- *                                   its redo LSN or the first LSN of a transaction it lists as
- *                                   active, whichever is older (log files before it are archivable
- *                                   once no running transaction needs them)
- *     456     8  backupFrom        while a hot backup runs: the first LSN it copies (log files
- *                                  from its file on are not removed; 0 = no backup)
- *     464     4  backupOwner       the backup's process slot (a dead owner's pin is ignored)
- *     472     8  backupOwnerGen    that slot's generation when the backup began
- *    1024  64*T  transaction table, T = maxTransactions entries:
- *                  0  4 state 0 free / 1 running / 2 committing / 3 aborting
- *                  4  4 owner process slot
- *                  8  8 owner slot generation
- *                 16  8 txnId
- *                 24  8 firstLsn  (a lower bound, published before the first append)
- *                 32  8 lastLsn   (published right after each append)
- *                 40  8 begin time, ms since the epoch
- *                 48  8 waiter semaphore (SemaphoreLayout): where this transaction
- *                       sleeps when it waits for a lock (process manager, paper 3.2.4)
- * </pre>
+ * The region's layout is {@link TxnLayout}.
  *
  * See the package note for the protocols.
  */
 public final class SharedTxnManager implements TransactionManager {
     private static final Logger LOG = LoggerFactory.getLogger(SharedTxnManager.class);
 
-    static final long OFF_TXN_LATCH = 256;
-    static final long OFF_CKP_LATCH = 320;
-    static final long OFF_NEXT_ID = 384;
-    static final long OFF_LAST_CKP = 392;
-    static final long OFF_LAST_CKP_REDO = 400;
-    static final long OFF_MAX = 408;
-    static final long OFF_STATE = 412;
-    static final long OFF_ACTIVE = 416;
-    static final long OFF_LAST_CKP_MILLIS = 424;
-    static final long OFF_LAST_CKP_BEGIN = 432;
-    static final long OFF_EARLY_RELEASE_END = 440;
-    static final long OFF_LAST_CKP_FROM = 448;
-    static final long OFF_BACKUP_FROM = 456;
-    static final long OFF_BACKUP_OWNER = 464;
-    static final long OFF_BACKUP_OWNER_GEN = 472;
-    static final long OFF_TABLE = 1024;
-    static final int LAYOUT_VERSION = 4; // 3: lastCheckpointFrom; 4: the hot backup's pin
-    static final int ENTRY = 64;
-    static final int E_STATE = 0;
-    static final int E_OWNER = 4;
-    static final int E_OWNER_GEN = 8;
-    static final int E_ID = 16;
-    static final int E_FIRST = 24;
-    static final int E_LAST = 32;
-    static final int E_BEGIN = 40;
-    static final int E_WAITER = 48;
-    static final int FREE = 0;
-    static final int RUNNING = 1;
-    static final int COMMITTING = 2;
-    static final int ABORTING = 3;
 
     private final RegionEnvironment env;
     private final SharedLog log;
@@ -146,7 +84,7 @@ public final class SharedTxnManager implements TransactionManager {
     }
 
     static RegionSpec spec(TxnConfig config) {
-        return new RegionSpec("txn", OFF_TABLE + (long) ENTRY * config.maxTransactions(), LAYOUT_VERSION,
+        return new RegionSpec("txn", OFF_TABLE + (long) ENTRY * config.maxTransactions(), LAYOUT_VERSION, FINGERPRINT,
                 new LatchArray(OFF_TXN_LATCH, 64, 2));
     }
 

@@ -47,32 +47,32 @@ class TxnTest {
 
     @Test
     void txnRegionOffsets() {
-        assertEquals(256, SharedTxnManager.OFF_TXN_LATCH);
-        assertEquals(320, SharedTxnManager.OFF_CKP_LATCH);
-        assertEquals(384, SharedTxnManager.OFF_NEXT_ID);
-        assertEquals(392, SharedTxnManager.OFF_LAST_CKP);
-        assertEquals(400, SharedTxnManager.OFF_LAST_CKP_REDO);
-        assertEquals(408, SharedTxnManager.OFF_MAX);
-        assertEquals(412, SharedTxnManager.OFF_STATE);
-        assertEquals(416, SharedTxnManager.OFF_ACTIVE);
-        assertEquals(424, SharedTxnManager.OFF_LAST_CKP_MILLIS);
-        assertEquals(432, SharedTxnManager.OFF_LAST_CKP_BEGIN);
-        assertEquals(440, SharedTxnManager.OFF_EARLY_RELEASE_END);
-        assertEquals(448, SharedTxnManager.OFF_LAST_CKP_FROM);
-        assertEquals(456, SharedTxnManager.OFF_BACKUP_FROM);
-        assertEquals(464, SharedTxnManager.OFF_BACKUP_OWNER);
-        assertEquals(472, SharedTxnManager.OFF_BACKUP_OWNER_GEN);
-        assertEquals(4, SharedTxnManager.LAYOUT_VERSION);
-        assertEquals(1024, SharedTxnManager.OFF_TABLE);
-        assertEquals(64, SharedTxnManager.ENTRY);
-        assertEquals(0, SharedTxnManager.E_STATE);
-        assertEquals(4, SharedTxnManager.E_OWNER);
-        assertEquals(8, SharedTxnManager.E_OWNER_GEN);
-        assertEquals(16, SharedTxnManager.E_ID);
-        assertEquals(24, SharedTxnManager.E_FIRST);
-        assertEquals(32, SharedTxnManager.E_LAST);
-        assertEquals(40, SharedTxnManager.E_BEGIN);
-        assertEquals(48, SharedTxnManager.E_WAITER);
+        assertEquals(256, TxnLayout.OFF_TXN_LATCH);
+        assertEquals(320, TxnLayout.OFF_CKP_LATCH);
+        assertEquals(384, TxnLayout.OFF_NEXT_ID);
+        assertEquals(392, TxnLayout.OFF_LAST_CKP);
+        assertEquals(400, TxnLayout.OFF_LAST_CKP_REDO);
+        assertEquals(408, TxnLayout.OFF_MAX);
+        assertEquals(412, TxnLayout.OFF_STATE);
+        assertEquals(416, TxnLayout.OFF_ACTIVE);
+        assertEquals(424, TxnLayout.OFF_LAST_CKP_MILLIS);
+        assertEquals(432, TxnLayout.OFF_LAST_CKP_BEGIN);
+        assertEquals(440, TxnLayout.OFF_EARLY_RELEASE_END);
+        assertEquals(448, TxnLayout.OFF_LAST_CKP_FROM);
+        assertEquals(456, TxnLayout.OFF_BACKUP_FROM);
+        assertEquals(464, TxnLayout.OFF_BACKUP_OWNER);
+        assertEquals(472, TxnLayout.OFF_BACKUP_OWNER_GEN);
+        assertEquals(5, TxnLayout.LAYOUT_VERSION);
+        assertEquals(1024, TxnLayout.OFF_TABLE);
+        assertEquals(64, TxnLayout.ENTRY);
+        assertEquals(0, TxnLayout.E_STATE);
+        assertEquals(4, TxnLayout.E_OWNER);
+        assertEquals(8, TxnLayout.E_OWNER_GEN);
+        assertEquals(16, TxnLayout.E_ID);
+        assertEquals(24, TxnLayout.E_FIRST);
+        assertEquals(32, TxnLayout.E_LAST);
+        assertEquals(40, TxnLayout.E_BEGIN);
+        assertEquals(48, TxnLayout.E_WAITER);
         assertEquals(1024 + 64 * 256, SharedTxnManager.spec(TxnConfig.defaults()).size());
     }
 
