@@ -8,9 +8,7 @@ import org.libtp.core.RunRecoveryException;
 import org.libtp.core.SelfDeadlockException;
 import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.FailCheckListener;
-import org.libtp.core.env.RegionSpec;
 import org.libtp.core.memory.Memory;
-import org.libtp.core.region.LatchArray;
 import org.libtp.core.region.Region;
 import org.libtp.core.sync.Latch;
 import org.libtp.core.sync.SharedSemaphore;
@@ -24,152 +22,22 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import static org.libtp.core.lock.LockLayout.*;
+
 /**
  * The lock manager on two shared regions: {@code __libtp.rgn.lock} (fixed size: the settings,
  * the detector word, the free lists) and {@code __libtp.rgn.lock.tables} (sized by the
  * settings). The split lets a process read the settings before it attaches the tables, so
  * different capacity settings are reported as such. See the package note for the protocols.
  *
- * <pre>
- *  region "lock" (1024 bytes)
- *  offset  size  field
- *  ------  ----  -------------------------------------------------------------
- *     256    64  init latch        guards creating the tables and the settings
- *     320     4  state             0 = tables not initialized yet
- *     324     4  maxLocks
- *     328     4  maxObjects
- *     332     4  partitions P
- *     336     4  maxLockers T      = the transaction table's size
- *     340     4  bucketsPerPartition
- *     384     8  detector word     (process slot + 1) &lt;&lt; 48 | slot generation (48 bits)
- *                                  of the distinguished process running the detector; 0 = none
- *     392     8  last detection pass, ms since the epoch
- *     448     8  request free list (Treiber stack: ABA tag &lt;&lt; 32 | request index + 1)
- *     512     8  object free list  (same)
- *     576     8  deadlock victims chosen
- *     584     8  timeouts
- *     592     8  escalations (file locks taken instead of more page locks)
- *
- *  region "lock.tables"
- *  offset        size      field
- *  ------------  --------  -----------------------------------------------------
- *           256     64*P   partitions; partition p guards its buckets, their objects and
- *                          the objects' request queues:
- *                            0 16 partition latch
- *                           16  4 request cache      one free request kept by the partition
- *                           20  4 object cache       one free object (index + 1, 0 = none)
- *                           24  4 locks in use       requests in this partition's queues
- *                           28  4 objects in use
- *                           32  8 requests           lock and upgrade calls
- *                           40  8 waits
- *   offBuckets     4*P*B   bucket heads (object index + 1), partition-major: partition p's
- *                          B buckets are contiguous
- *   offLockers      64*T   locker table, indexed by transaction slot:
- *                            0  8 txnId    the transaction whose chain this is; 0 = none;
- *                                          negative = claimed by a releaser: sign bit |
- *                                          (its process slot + 1) &lt;&lt; 40 | generation (40 bits)
- *                            8  4 chain    first request of the transaction (index + 1)
- *                           12  4 waiting  the request it waits on (index + 1), 0 = none
- *                           16  4 victim   1 = the detector refused its wait
- *   offObjects 64*maxObjects  lock objects:
- *                            0  8 pageNo
- *                            8  4 fileId
- *                           12  4 hash
- *                           16  4 next     bucket chain, or free list link (index + 1)
- *                           20  4 head     request queue: granted holders first, then
- *                           24  4 tail     waiters in arrival order (index + 1)
- *   offRequests 64*maxLocks   lock requests:
- *                            0  4 object   (index + 1; 0 once refused by the detector)
- *                            4  4 locker   transaction slot
- *                            8  4 mode     LockMode ordinal (granted, or wanted while waiting)
- *                           12  4 status   0 free / 1 granted / 2 waiting / 3 refused
- *                           16  4 refs     reference count
- *                           20  4 pending  conversion waiting for: mode ordinal + 1, 0 = none
- *                           24  4 qNext    object queue links (index + 1)
- *                           28  4 qPrev
- *                           32  4 lNext    locker chain links (index + 1); lNext is also
- *                           36  4 lPrev    the free list link
- *                           40  4 part     partition of its object
- * </pre>
- *
- * Adjacent 4-byte fields that change together (object and locker, mode and status, refs and
- * pending, the two links of each list; an object's file and hash, next and head; a
- * partition's two caches and two counts) are read and written as one little-endian long on
- * the uncontended path: each access to the mapping is bounds-checked, so their number is
- * most of the cost.
+ * The offsets are in {@link LockLayout}.
  */
 public final class SharedLockManager implements LockManager {
     private static final Logger LOG = LoggerFactory.getLogger(SharedLockManager.class);
-    static final int LAYOUT_VERSION = 2; // 2: intention modes, escalations
-
-    // ---- region "lock"
-    static final long CTL_SIZE = 1024;
-    static final long OFF_INIT_LATCH = 256;
-    static final long OFF_STATE = 320;
-    static final long OFF_MAX_LOCKS = 324;
-    static final long OFF_MAX_OBJECTS = 328;
-    static final long OFF_PARTITIONS = 332;
-    static final long OFF_MAX_LOCKERS = 336;
-    static final long OFF_BUCKETS_PER_PART = 340;
-    static final long OFF_DETECTOR = 384;
-    static final long OFF_LAST_DETECT = 392;
-    static final long OFF_REQ_FREE = 448;
-    static final long OFF_OBJ_FREE = 512;
-    static final long OFF_DEADLOCKS = 576;
-    static final long OFF_TIMEOUTS = 584;
-    static final long OFF_ESCALATIONS = 592;
-
-    // ---- region "lock.tables"
-    static final long OFF_PART = 256;
-    static final int PART = 64;
-    static final int P_LATCH = 0;
-    static final int P_REQ_CACHE = 16;
-    static final int P_OBJ_CACHE = 20;
-    static final int P_LOCKS = 24;
-    static final int P_OBJECTS = 28;
-    static final int P_REQUESTS = 32;
-    static final int P_WAITS = 40;
-    /** Both caches as one long: object cache in the high half. */
-    static final int P_CACHES = P_REQ_CACHE;
-    /** Both counts as one long: objects in the high half. */
-    static final int P_COUNTS = P_LOCKS;
-    private static final long ONE_LOCK = 1L;
-    private static final long ONE_OBJECT = 1L << 32;
-    static final int LOCKER = 64;
-    static final int L_TXN = 0;
-    static final int L_CHAIN = 8;
-    static final int L_WAITING = 12;
-    static final int L_VICTIM = 16;
-    static final int OBJ = 64;
-    static final int O_PAGE = 0;
-    static final int O_FILE = 8;
-    static final int O_HASH = 12;
-    static final int O_NEXT = 16;
-    static final int O_HEAD = 20;
-    static final int O_TAIL = 24;
-    static final int REQ = 64;
-    static final int R_OBJ = 0;
-    static final int R_LOCKER = 4;
-    static final int R_MODE = 8;
-    static final int R_STATUS = 12;
-    static final int R_REFS = 16;
-    static final int R_PENDING = 20;
-    static final int R_QNEXT = 24;
-    static final int R_QPREV = 28;
-    static final int R_LNEXT = 32;
-    static final int R_LPREV = 36;
-    static final int R_PART = 40;
-
-    static final int ST_FREE = 0;
-    static final int ST_GRANTED = 1;
-    static final int ST_WAITING = 2;
-    static final int ST_REFUSED = 3;
 
     /** A waiter re-checks its request this often even without a post (a granter may die between
      * granting and posting). */
     static final long RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
-    static final long GEN_MASK_48 = (1L << 48) - 1;
-    static final long GEN_MASK_40 = (1L << 40) - 1;
 
     // requestLocked results (>= 0: the request index to wait on)
     private static final int GRANTED = -1;
@@ -179,35 +47,6 @@ public final class SharedLockManager implements LockManager {
     private static final int NOT_HELD = -5;
     /** Or'ed into a request index: the wait is a conversion (the request stays a holder). */
     private static final int CONVERSION = 1 << 30;
-
-    /** Layout of region "lock.tables" for one configuration. */
-    record Layout(int maxLocks, int maxObjects, int partitions, int maxLockers, int bucketsPerPartition,
-                  long offBuckets, long offLockers, long offObjects, long offRequests, long size) {
-        static Layout of(int maxLocks, int maxObjects, int partitions, int maxLockers) {
-            long perPart = Math.max(1, (2L * maxObjects + partitions - 1) / partitions);
-            int bpp = (int) Math.min(1 << 24, Long.highestOneBit(perPart * 2 - 1));
-            long offBuckets = OFF_PART + (long) PART * partitions;
-            long offLockers = align(offBuckets + 4L * partitions * bpp, 64);
-            long offObjects = offLockers + (long) LOCKER * maxLockers;
-            long offRequests = offObjects + (long) OBJ * maxObjects;
-            long size = offRequests + (long) REQ * maxLocks;
-            return new Layout(maxLocks, maxObjects, partitions, maxLockers, bpp, offBuckets, offLockers,
-                    offObjects, offRequests, size);
-        }
-
-        RegionSpec spec() {
-            return new RegionSpec("lock.tables", size, LAYOUT_VERSION,
-                    new LatchArray(OFF_PART + P_LATCH, PART, partitions));
-        }
-    }
-
-    static RegionSpec controlSpec() {
-        return new RegionSpec("lock", CTL_SIZE, LAYOUT_VERSION, new LatchArray(OFF_INIT_LATCH, 64, 1));
-    }
-
-    private static long align(long v, long a) {
-        return (v + a - 1) / a * a;
-    }
 
     /** Slots whose waiters were granted (or refused) under a latch, posted after its release. */
     private static final class Wakeups {
@@ -252,18 +91,18 @@ public final class SharedLockManager implements LockManager {
         this.ctl = ctl;
         this.mem = tables.memory();
         this.lay = lay;
-        this.partLatches = new Latch[lay.partitions];
-        for (int p = 0; p < lay.partitions; p++) {
+        this.partLatches = new Latch[lay.partitions()];
+        for (int p = 0; p < lay.partitions(); p++) {
             partLatches[p] = env.latch(tables, partBlock(p) + P_LATCH, "lock partition " + p);
         }
-        this.partMask = lay.partitions - 1;
-        this.partShift = Integer.numberOfTrailingZeros(lay.partitions);
-        this.bucketMask = lay.bucketsPerPartition - 1;
-        this.maxLockers = lay.maxLockers;
-        this.local = new Txn[lay.maxLockers];
-        this.fileLocks = new FileLocks[lay.maxLockers];
+        this.partMask = lay.partitions() - 1;
+        this.partShift = Integer.numberOfTrailingZeros(lay.partitions());
+        this.bucketMask = lay.bucketsPerPartition() - 1;
+        this.maxLockers = lay.maxLockers();
+        this.local = new Txn[lay.maxLockers()];
+        this.fileLocks = new FileLocks[lay.maxLockers()];
         this.escalateAt = config.escalationThreshold() == 0 ? 0
-                : Math.max(1, Math.min(config.escalationThreshold(), Math.min(lay.maxLocks, lay.maxObjects) / 4));
+                : Math.max(1, Math.min(config.escalationThreshold(), Math.min(lay.maxLocks(), lay.maxObjects()) / 4));
         this.waiters = new SharedSemaphore[maxLockers];
         int slot = env.processSlot();
         long gen = env.slotGeneration(slot);
@@ -328,16 +167,16 @@ public final class SharedLockManager implements LockManager {
 
     /** Under the init latch, once per incarnation: settings, and every entry on the free lists. */
     private static void initTables(Memory ctl, Memory mem, Layout lay) {
-        ctl.putInt(OFF_MAX_LOCKS, lay.maxLocks);
-        ctl.putInt(OFF_MAX_OBJECTS, lay.maxObjects);
-        ctl.putInt(OFF_PARTITIONS, lay.partitions);
-        ctl.putInt(OFF_MAX_LOCKERS, lay.maxLockers);
-        ctl.putInt(OFF_BUCKETS_PER_PART, lay.bucketsPerPartition);
-        for (int i = 0; i < lay.maxLocks; i++) {
-            mem.putInt(lay.offRequests + (long) REQ * i + R_LNEXT, i + 1 < lay.maxLocks ? i + 2 : 0);
+        ctl.putInt(OFF_MAX_LOCKS, lay.maxLocks());
+        ctl.putInt(OFF_MAX_OBJECTS, lay.maxObjects());
+        ctl.putInt(OFF_PARTITIONS, lay.partitions());
+        ctl.putInt(OFF_MAX_LOCKERS, lay.maxLockers());
+        ctl.putInt(OFF_BUCKETS_PER_PART, lay.bucketsPerPartition());
+        for (int i = 0; i < lay.maxLocks(); i++) {
+            mem.putInt(lay.offRequests() + (long) REQ * i + R_LNEXT, i + 1 < lay.maxLocks() ? i + 2 : 0);
         }
-        for (int i = 0; i < lay.maxObjects; i++) {
-            mem.putInt(lay.offObjects + (long) OBJ * i + O_NEXT, i + 1 < lay.maxObjects ? i + 2 : 0);
+        for (int i = 0; i < lay.maxObjects(); i++) {
+            mem.putInt(lay.offObjects() + (long) OBJ * i + O_NEXT, i + 1 < lay.maxObjects() ? i + 2 : 0);
         }
         ctl.putLongVolatile(OFF_REQ_FREE, 1);
         ctl.putLongVolatile(OFF_OBJ_FREE, 1);
@@ -350,19 +189,19 @@ public final class SharedLockManager implements LockManager {
     }
 
     private long locker(int slot) {
-        return lay.offLockers + (long) LOCKER * slot;
+        return lay.offLockers() + (long) LOCKER * slot;
     }
 
     private long obj(int o) {
-        return lay.offObjects + (long) OBJ * o;
+        return lay.offObjects() + (long) OBJ * o;
     }
 
     private long req(int r) {
-        return lay.offRequests + (long) REQ * r;
+        return lay.offRequests() + (long) REQ * r;
     }
 
     private long bucket(int h) {
-        return lay.offBuckets + 4L * ((long) (h & partMask) * lay.bucketsPerPartition + ((h >>> partShift) & bucketMask));
+        return lay.offBuckets() + 4L * ((long) (h & partMask) * lay.bucketsPerPartition() + ((h >>> partShift) & bucketMask));
     }
 
     /** A 64-bit mix of (fileId, pageNo); the low bits pick the partition, the next the bucket. */
@@ -646,10 +485,10 @@ public final class SharedLockManager implements LockManager {
                 throw new LockNotGrantedException("transaction " + txn.id() + " could not get a "
                         + LockMode.of(want) + " lock on " + obj + " without waiting (NOWAIT)");
             case FULL_LOCKS:
-                throw new CapacityExceededException("lock table full (" + lay.maxLocks
+                throw new CapacityExceededException("lock table full (" + lay.maxLocks()
                         + " locks); raise LockConfig.maxLocks (takes effect when the environment is next created)");
             case FULL_OBJECTS:
-                throw new CapacityExceededException("lock table full (" + lay.maxObjects
+                throw new CapacityExceededException("lock table full (" + lay.maxObjects()
                         + " locked objects); raise LockConfig.maxObjects (takes effect when the environment is next created)");
             case NOT_HELD:
                 throw notHeld(txn, obj);
@@ -1429,7 +1268,7 @@ public final class SharedLockManager implements LockManager {
     /** Requests in a locker's chain (for the FEWEST_LOCKS policy; under every latch). */
     private int chainLength(long lk) {
         int n = 0;
-        for (int c = mem.getInt(lk + L_CHAIN); c != 0 && n <= lay.maxLocks; c = mem.getInt(req(c - 1) + R_LNEXT)) {
+        for (int c = mem.getInt(lk + L_CHAIN); c != 0 && n <= lay.maxLocks(); c = mem.getInt(req(c - 1) + R_LNEXT)) {
             n++;
         }
         return n;
@@ -1466,14 +1305,14 @@ public final class SharedLockManager implements LockManager {
             mem.putInt(pb + P_REQ_CACHE, 0);
             return c - 1;
         }
-        return pop(OFF_REQ_FREE, lay.offRequests, REQ, R_LNEXT);
+        return pop(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT);
     }
 
     private void freeRequest(long pb, int r) {
         if (mem.getInt(pb + P_REQ_CACHE) == 0) {
             mem.putInt(pb + P_REQ_CACHE, r + 1);
         } else {
-            push(OFF_REQ_FREE, lay.offRequests, REQ, R_LNEXT, r);
+            push(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT, r);
         }
     }
 
@@ -1483,14 +1322,14 @@ public final class SharedLockManager implements LockManager {
             mem.putInt(pb + P_OBJ_CACHE, 0);
             return c - 1;
         }
-        return pop(OFF_OBJ_FREE, lay.offObjects, OBJ, O_NEXT);
+        return pop(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT);
     }
 
     private void freeObject(long pb, int o) {
         if (mem.getInt(pb + P_OBJ_CACHE) == 0) {
             mem.putInt(pb + P_OBJ_CACHE, o + 1);
         } else {
-            push(OFF_OBJ_FREE, lay.offObjects, OBJ, O_NEXT, o);
+            push(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT, o);
         }
     }
 
@@ -1524,17 +1363,17 @@ public final class SharedLockManager implements LockManager {
 
     /** Moves every partition's cached free entries to the shared free lists (before "table full"). */
     private void drainCaches() {
-        for (int p = 0; p < lay.partitions; p++) {
+        for (int p = 0; p < lay.partitions(); p++) {
             long pb = partBlock(p);
             Latch latch = partLatches[p];
             latch.acquire();
             try {
                 long caches = mem.getLong(pb + P_CACHES);
                 if ((int) caches != 0) {
-                    push(OFF_REQ_FREE, lay.offRequests, REQ, R_LNEXT, (int) caches - 1);
+                    push(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT, (int) caches - 1);
                 }
                 if ((int) (caches >>> 32) != 0) {
-                    push(OFF_OBJ_FREE, lay.offObjects, OBJ, O_NEXT, (int) (caches >>> 32) - 1);
+                    push(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT, (int) (caches >>> 32) - 1);
                 }
                 mem.putLong(pb + P_CACHES, 0);
             } finally {
@@ -1666,12 +1505,12 @@ public final class SharedLockManager implements LockManager {
         long lk = locker(s);
         for (int attempt = 0; attempt < 3; attempt++) {
             int w = mem.getIntVolatile(lk + L_WAITING);
-            if (w <= 0 || w > lay.maxLocks) {
+            if (w <= 0 || w > lay.maxLocks()) {
                 return 0;
             }
             int r = w - 1;
             int p = mem.getIntVolatile(req(r) + R_PART);
-            if (p < 0 || p >= lay.partitions) {
+            if (p < 0 || p >= lay.partitions()) {
                 continue;
             }
             Latch latch = partLatches[p];
@@ -1705,7 +1544,7 @@ public final class SharedLockManager implements LockManager {
         int[] victims;
         int held = 0;
         try {
-            for (; held < lay.partitions; held++) {
+            for (; held < lay.partitions(); held++) {
                 partLatches[held].acquire();
             }
             ctl.putLongVolatile(OFF_LAST_DETECT, System.currentTimeMillis());
@@ -1718,7 +1557,7 @@ public final class SharedLockManager implements LockManager {
             for (int s = 0; s < maxLockers; s++) {
                 long lk = locker(s);
                 int w = mem.getInt(lk + L_WAITING);
-                if (w <= 0 || w > lay.maxLocks || mem.getInt(req(w - 1) + R_LOCKER) != s) {
+                if (w <= 0 || w > lay.maxLocks() || mem.getInt(req(w - 1) + R_LOCKER) != s) {
                     continue;
                 }
                 int n = waitsFor(w - 1, to, edges);
@@ -1768,16 +1607,16 @@ public final class SharedLockManager implements LockManager {
         LockMode[] modes = LockMode.values();
         int held = 0;
         try {
-            for (; held < lay.partitions; held++) {
+            for (; held < lay.partitions(); held++) {
                 partLatches[held].acquire();
             }
-            for (int p = 0; p < lay.partitions; p++) {
-                for (int b = 0; b < lay.bucketsPerPartition; b++) {
-                    int o = mem.getInt(lay.offBuckets + 4L * ((long) p * lay.bucketsPerPartition + b));
-                    for (int guard = 0; o != 0 && guard <= lay.maxObjects; guard++) {
+            for (int p = 0; p < lay.partitions(); p++) {
+                for (int b = 0; b < lay.bucketsPerPartition(); b++) {
+                    int o = mem.getInt(lay.offBuckets() + 4L * ((long) p * lay.bucketsPerPartition() + b));
+                    for (int guard = 0; o != 0 && guard <= lay.maxObjects(); guard++) {
                         long oa = obj(o - 1);
                         int q = mem.getInt(oa + O_HEAD);
-                        for (int g = 0; q != 0 && g <= lay.maxLocks; g++) {
+                        for (int g = 0; q != 0 && g <= lay.maxLocks(); g++) {
                             long qa = req(q - 1);
                             int locker = mem.getInt(qa + R_LOCKER);
                             int status = mem.getInt(qa + R_STATUS);
@@ -1796,7 +1635,7 @@ public final class SharedLockManager implements LockManager {
             for (int s = 0; s < maxLockers; s++) {
                 long lk = locker(s);
                 int w = mem.getInt(lk + L_WAITING);
-                if (w <= 0 || w > lay.maxLocks || mem.getInt(req(w - 1) + R_LOCKER) != s) {
+                if (w <= 0 || w > lay.maxLocks() || mem.getInt(req(w - 1) + R_LOCKER) != s) {
                     continue;
                 }
                 int n = waitsFor(w - 1, to, 0);
@@ -1917,7 +1756,7 @@ public final class SharedLockManager implements LockManager {
         long waits = 0;
         int locks = 0;
         int objects = 0;
-        for (int p = 0; p < lay.partitions; p++) {
+        for (int p = 0; p < lay.partitions(); p++) {
             long pb = partBlock(p);
             requests += mem.getLongVolatile(pb + P_REQUESTS);
             waits += mem.getLongVolatile(pb + P_WAITS);
