@@ -12,9 +12,6 @@ import org.libtp.core.memory.Memory;
 import org.libtp.core.region.Region;
 import org.libtp.core.sync.Latch;
 import org.libtp.core.sync.SharedSemaphore;
-import org.libtp.core.txn.SharedTxnManager;
-import org.libtp.core.txn.Txn;
-import org.libtp.core.txn.TxnEndListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,7 +52,7 @@ public final class SharedLockManager implements LockManager {
     }
 
     private final RegionEnvironment env;
-    private final SharedTxnManager txns;
+    private final LockerTable txns;
     private final LockConfig config;
     private final Memory ctl;
     private final Memory mem;
@@ -66,7 +63,7 @@ public final class SharedLockManager implements LockManager {
     private final int bucketMask;
     private final int maxLockers;
     /** This JVM's transactions by locker slot (the last that locked through it; may be finished). */
-    private final Txn[] local;
+    private final Locker[] local;
     /** This JVM's transactions' file locks by locker slot (see {@link FileLocks}). */
     private final FileLocks[] fileLocks;
     /**
@@ -79,12 +76,12 @@ public final class SharedLockManager implements LockManager {
     private final ThreadLocal<Wakeups> wakeups = ThreadLocal.withInitial(Wakeups::new);
     private final long detectorWord;
     private final long claimWord;
-    private final TxnEndListener endListener = this::ended;
+    private final LockerEndListener endListener = this::ended;
     private final FailCheckListener failCheckListener = dead -> onFailCheck();
     private final Thread detectorThread;
     private volatile boolean closed;
 
-    private SharedLockManager(SharedTxnManager txns, LockConfig config, Memory ctl, Region tables, Layout lay) {
+    private SharedLockManager(LockerTable txns, LockConfig config, Memory ctl, Region tables, Layout lay) {
         this.env = txns.environment();
         this.txns = txns;
         this.config = config;
@@ -99,7 +96,7 @@ public final class SharedLockManager implements LockManager {
         this.partShift = Integer.numberOfTrailingZeros(lay.partitions());
         this.bucketMask = lay.bucketsPerPartition() - 1;
         this.maxLockers = lay.maxLockers();
-        this.local = new Txn[lay.maxLockers()];
+        this.local = new Locker[lay.maxLockers()];
         this.fileLocks = new FileLocks[lay.maxLockers()];
         this.escalateAt = config.escalationThreshold() == 0 ? 0
                 : Math.max(1, Math.min(config.escalationThreshold(), Math.min(lay.maxLocks(), lay.maxObjects()) / 4));
@@ -119,7 +116,7 @@ public final class SharedLockManager implements LockManager {
      *
      * @throws IllegalArgumentException a capacity setting differs from the running environment's
      */
-    public static SharedLockManager open(SharedTxnManager txn, LockConfig config) {
+    public static SharedLockManager open(LockerTable txn, LockConfig config) {
         if (txn == null || config == null) {
             throw new IllegalArgumentException("transaction manager and config must not be null");
         }
@@ -132,7 +129,7 @@ public final class SharedLockManager implements LockManager {
         init.acquire();
         try {
             if (ctl.getIntVolatile(OFF_STATE) == 0) {
-                lay = Layout.of(config.maxLocks(), config.maxObjects(), config.partitions(), txn.maxTransactions());
+                lay = Layout.of(config.maxLocks(), config.maxObjects(), config.partitions(), txn.maxLockers());
                 tables = env.region(lay.spec());
                 initTables(ctl, tables.memory(), lay);
                 ctl.putIntVolatile(OFF_STATE, 1);
@@ -140,15 +137,15 @@ public final class SharedLockManager implements LockManager {
                 checkSetting(ctl, OFF_MAX_LOCKS, "LockConfig.maxLocks", config.maxLocks());
                 checkSetting(ctl, OFF_MAX_OBJECTS, "LockConfig.maxObjects", config.maxObjects());
                 checkSetting(ctl, OFF_PARTITIONS, "LockConfig.partitions", config.partitions());
-                checkSetting(ctl, OFF_MAX_LOCKERS, "TxnConfig.maxTransactions", txn.maxTransactions());
-                lay = Layout.of(config.maxLocks(), config.maxObjects(), config.partitions(), txn.maxTransactions());
+                checkSetting(ctl, OFF_MAX_LOCKERS, "TxnConfig.maxTransactions", txn.maxLockers());
+                lay = Layout.of(config.maxLocks(), config.maxObjects(), config.partitions(), txn.maxLockers());
                 tables = env.region(lay.spec());
             }
         } finally {
             init.release();
         }
         SharedLockManager lm = new SharedLockManager(txn, config, ctl, tables, lay);
-        txn.addEndListener(lm.endListener);
+        txn.addLockerEndListener(lm.endListener);
         env.addFailCheckListener(lm.failCheckListener);
         if (lm.detectorThread != null) {
             lm.detectorThread.setDaemon(true);
@@ -230,7 +227,7 @@ public final class SharedLockManager implements LockManager {
         }
     }
 
-    private void checkArgs(Txn txn, LockObject obj) {
+    private void checkArgs(Locker txn, LockObject obj) {
         if (txn == null) {
             throw new IllegalArgumentException("transaction must not be null");
         }
@@ -262,7 +259,7 @@ public final class SharedLockManager implements LockManager {
      * now), and a page request the file lock covers is granted without the shared table.
      */
     @Override
-    public void lock(Txn txn, LockObject obj, LockMode mode, int flags) {
+    public void lock(Locker txn, LockObject obj, LockMode mode, int flags) {
         if (mode == null) {
             throw new IllegalArgumentException("lock mode must not be null");
         }
@@ -312,7 +309,7 @@ public final class SharedLockManager implements LockManager {
      * {@code wait}, gives up at once if another transaction's lock is in the way. True if the
      * file lock is held now.
      */
-    private boolean escalate(Txn txn, FileLocks fl, int fileId, boolean write, boolean wait) {
+    private boolean escalate(Locker txn, FileLocks fl, int fileId, boolean write, boolean wait) {
         int held = fl.held(fileId);
         int want = write || fl.wrote(fileId) ? LockMode.WRITE.ordinal() : LockMode.READ.ordinal();
         int target = held < 0 ? want : LockMode.join(held, want);
@@ -335,7 +332,7 @@ public final class SharedLockManager implements LockManager {
      * transaction's own thread changes its chain, so it is walked without a latch; each request
      * is released under its partition's.
      */
-    private void releaseCovered(Txn txn, int fileId, int fileMode) {
+    private void releaseCovered(Locker txn, int fileId, int fileMode) {
         long lk = locker(txn.slot());
         int c = mem.getIntVolatile(lk + L_CHAIN);
         while (c != 0) {
@@ -364,7 +361,7 @@ public final class SharedLockManager implements LockManager {
     }
 
     /** The file locks this process knows transaction {@code txn} to hold (created at its first lock). */
-    private FileLocks fileLocks(Txn txn) {
+    private FileLocks fileLocks(Locker txn) {
         int me = txn.slot();
         FileLocks fl = fileLocks[me];
         if (fl == null || fl.txnId != txn.id()) {
@@ -434,7 +431,7 @@ public final class SharedLockManager implements LockManager {
     }
 
     @Override
-    public void upgrade(Txn txn, LockObject obj, int flags) {
+    public void upgrade(Locker txn, LockObject obj, int flags) {
         checkArgs(txn, obj);
         checkFlags(flags);
         acquire(txn, obj, LockMode.WRITE.ordinal(), flags, false, true);
@@ -447,7 +444,7 @@ public final class SharedLockManager implements LockManager {
      * @param addRef   a lock() call: one more reference on success
      * @param mustHold an upgrade: the transaction must already hold the object
      */
-    private void acquire(Txn txn, LockObject obj, int want, int flags, boolean addRef, boolean mustHold) {
+    private void acquire(Locker txn, LockObject obj, int want, int flags, boolean addRef, boolean mustHold) {
         int me = txn.slot();
         long lk = locker(me);
         if (mem.getLong(lk + L_TXN) != txn.id()) { // plain read: only this transaction's thread sets it to its id
@@ -497,7 +494,7 @@ public final class SharedLockManager implements LockManager {
         }
     }
 
-    private static IllegalStateException notHeld(Txn txn, LockObject obj) {
+    private static IllegalStateException notHeld(Locker txn, LockObject obj) {
         return new IllegalStateException("transaction " + txn.id() + " holds no lock on " + obj);
     }
 
@@ -595,14 +592,14 @@ public final class SharedLockManager implements LockManager {
      * Sleeps on the transaction's semaphore until its request {@code r} is granted, refused by
      * the detector, or times out; every wake-up re-checks under the latch (posts may be stale).
      */
-    private void await(Txn txn, LockObject obj, int p, int r, boolean conversion, int want, boolean addRef) {
+    private void await(Locker txn, LockObject obj, int p, int r, boolean conversion, int want, boolean addRef) {
         int me = txn.slot();
         long lk = locker(me);
         SharedSemaphore sem = waiter(me);
         if (config.detectOnBlock() && cycleThrough(me)) {
             detectPass(); // confirm on a consistent graph, choose and refuse victims
         }
-        Txn mine = blockedBySameThread(me, txn);
+        Locker mine = blockedBySameThread(me, txn);
         int selfPosts = -1;
         if (mine != null) {
             partLatches[p].acquire();
@@ -696,13 +693,13 @@ public final class SharedLockManager implements LockManager {
      * A transaction of this JVM, last used for a lock by the calling thread, that the waiting
      * request of locker {@code me} waits for directly; null if none.
      */
-    private Txn blockedBySameThread(int me, Txn txn) {
+    private Locker blockedBySameThread(int me, Locker txn) {
         int[][] edges = {new int[16]};
         int n = edgesOf(me, edges);
         Thread self = Thread.currentThread();
         for (int i = 0; i < n; i++) {
             int s = edges[0][i];
-            Txn h = s >= 0 && s < maxLockers ? local[s] : null;
+            Locker h = s >= 0 && s < maxLockers ? local[s] : null;
             if (h != null && h != txn && h.slot() == s && !h.isFinished() && h.lockingThread() == self
                     && mem.getLongVolatile(locker(s) + L_TXN) == h.id()) {
                 return h;
@@ -734,7 +731,7 @@ public final class SharedLockManager implements LockManager {
     // ------------------------------------------------------------------ unlock, convert, query
 
     @Override
-    public void unlock(Txn txn, LockObject obj) {
+    public void unlock(Locker txn, LockObject obj) {
         checkArgs(txn, obj);
         FileLocks fl = fileLocks[txn.slot()];
         boolean known = fl != null && fl.txnId == txn.id();
@@ -754,7 +751,7 @@ public final class SharedLockManager implements LockManager {
         unlockObject(txn, obj);
     }
 
-    private void unlockObject(Txn txn, LockObject obj) {
+    private void unlockObject(Locker txn, LockObject obj) {
         int me = txn.slot();
         long lk = locker(me);
         if (mem.getLong(lk + L_TXN) != txn.id()) {
@@ -820,7 +817,7 @@ public final class SharedLockManager implements LockManager {
     }
 
     @Override
-    public void downgrade(Txn txn, LockObject obj) {
+    public void downgrade(Locker txn, LockObject obj) {
         checkArgs(txn, obj);
         int me = txn.slot();
         if (mem.getLong(locker(me) + L_TXN) != txn.id()) {
@@ -850,7 +847,7 @@ public final class SharedLockManager implements LockManager {
     }
 
     @Override
-    public LockMode heldMode(Txn txn, LockObject obj) {
+    public LockMode heldMode(Locker txn, LockObject obj) {
         checkArgs(txn, obj);
         int me = txn.slot();
         if (mem.getLong(locker(me) + L_TXN) != txn.id()) {
@@ -872,7 +869,7 @@ public final class SharedLockManager implements LockManager {
     }
 
     @Override
-    public void unlockAll(Txn txn) {
+    public void unlockAll(Locker txn) {
         if (txn == null) {
             throw new IllegalArgumentException("transaction must not be null");
         }
@@ -1072,7 +1069,7 @@ public final class SharedLockManager implements LockManager {
             if (mem.getIntVolatile(lk + L_CHAIN) == 0) {
                 continue;
             }
-            if (txns.txnIdAt(s) == w) {
+            if (txns.lockerIdAt(s) == w) {
                 continue; // still running (or not yet told to end)
             }
             // The transaction may just have ended normally (its own end listener then released the

@@ -1,9 +1,12 @@
 /**
  * The lock manager (paper 3.2.3, 4.1): page locks for every process of an environment, in the
  * shared regions {@code lock} and {@code lock.tables}
- * ({@link org.libtp.core.lock.SharedLockManager} has the offset tables), with FIFO queueing,
- * conversions, timeouts and deadlock detection across processes. The locker is a transaction:
- * its index in the shared transaction table ({@link org.libtp.core.txn.Txn#slot()}).
+ * ({@link org.libtp.core.lock.LockLayout} has the offset tables), with FIFO queueing,
+ * conversions, timeouts and deadlock detection across processes. The locker is a
+ * {@link org.libtp.core.lock.Locker} (a transaction): its index in a
+ * {@link org.libtp.core.lock.LockerTable} (the shared transaction table), which also holds the
+ * semaphore it sleeps on and tells of its end. The transaction manager implements both; this
+ * package depends on no transaction type.
  *
  * <h2>Structures and invariants</h2>
  * <ul>

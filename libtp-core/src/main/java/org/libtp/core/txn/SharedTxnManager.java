@@ -72,7 +72,7 @@ import java.util.concurrent.TimeUnit;
  *
  * See the package note for the protocols.
  */
-public final class SharedTxnManager implements TransactionManager {
+public final class SharedTxnManager implements TransactionManager, org.libtp.core.lock.LockerTable {
     private static final Logger LOG = LoggerFactory.getLogger(SharedTxnManager.class);
 
     static final long OFF_TXN_LATCH = 256;
@@ -370,6 +370,12 @@ public final class SharedTxnManager implements TransactionManager {
         endListeners.add(l);
     }
 
+    /** The lock manager's end notification: an end listener by another name. */
+    @Override
+    public void addLockerEndListener(org.libtp.core.lock.LockerEndListener l) {
+        addEndListener(l::ended);
+    }
+
     private void end(Txn t) {
         releaseLocks(t);
         finish(t);
@@ -446,6 +452,7 @@ public final class SharedTxnManager implements TransactionManager {
      * reset when a transaction begins in it; a late post to a finished transaction can only
      * cause one spurious wake-up of the slot's next transaction, so waiters re-check their state.
      */
+    @Override
     public org.libtp.core.sync.SharedSemaphore waiter(int slot) {
         if (slot < 0 || slot >= max) {
             throw new IllegalArgumentException("transaction slot " + slot + " not in [0, " + max + ")");
@@ -458,6 +465,12 @@ public final class SharedTxnManager implements TransactionManager {
         return max;
     }
 
+    /** The lockers are the transactions: one per table slot. */
+    @Override
+    public int maxLockers() {
+        return max;
+    }
+
     /** The id of the transaction in table slot {@code slot}, or 0 if the slot is free. */
     public long txnIdAt(int slot) {
         if (slot < 0 || slot >= max) {
@@ -467,7 +480,13 @@ public final class SharedTxnManager implements TransactionManager {
         return mem.getIntVolatile(e + E_STATE) == FREE ? 0 : mem.getLong(e + E_ID);
     }
 
+    @Override
+    public long lockerIdAt(int slot) {
+        return txnIdAt(slot);
+    }
+
     /** The environment this manager belongs to. */
+    @Override
     public RegionEnvironment environment() {
         return env;
     }
