@@ -152,7 +152,7 @@ class LockLayoutTest {
         int partitions = 64;
         int[] hits = new int[partitions];
         for (long p = 0; p < 64_000; p++) {
-            hits[SharedLockManager.hash(1, p) & (partitions - 1)]++;
+            hits[LockTable.hash(1, p) & (partitions - 1)]++;
         }
         for (int h : hits) {
             assertTrue(h > 800 && h < 1200, java.util.Arrays.toString(hits));
