@@ -8,6 +8,25 @@
  * semaphore it sleeps on and tells of its end. The transaction manager implements both; this
  * package depends on no transaction type.
  *
+ * <h2>Classes</h2>
+ * <ul>
+ *   <li>{@code SharedLockManager}: the facade ({@code LockManager}): opening the regions, the
+ *       lock, unlock, conversion and query calls, intention locks and escalation (with the
+ *       per-process {@code FileLocks}), and the wait on the locker's semaphore.</li>
+ *   <li>{@code LockLayout}: the offsets of both regions, the {@code Layout} record that sizes
+ *       {@code lock.tables}, the layout version and fingerprint.</li>
+ *   <li>{@code LockTable}: addressing, buckets, objects and their FIFO queues, the grant rule
+ *       (conversions first), lockers' chains, free lists and partition caches, and the
+ *       wake-ups collected under a latch.</li>
+ *   <li>{@code LockerRelease}: releasing a locker's chain (lock_unlock_all) under a claim, and
+ *       the stale and dead lockers found on failCheck and by the detector.</li>
+ *   <li>{@code WaitsForGraph}: the edges read from the queues, the search on block, the full
+ *       pass and the refusal of victims; {@code DeadlockDetector} finds the cycles and picks
+ *       victims on the graph; {@code DetectorRole}: the periodic detector thread and its role
+ *       word.</li>
+ *   <li>{@code LockTableReader}: {@code stats()} and {@code snapshot()}.</li>
+ * </ul>
+ *
  * <h2>Structures and invariants</h2>
  * <ul>
  *   <li><b>Objects</b> (file id, page number) hash to a partition and a bucket of that partition;
