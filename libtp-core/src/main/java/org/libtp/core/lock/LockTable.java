@@ -33,6 +33,15 @@ final class LockTable {
     private final ThreadLocal<Wakeups> wakeups = ThreadLocal.withInitial(Wakeups::new);
     volatile boolean closed;
 
+    // requestLocked results (>= 0: the request index to wait on)
+    static final int GRANTED = -1;
+    static final int NOT_GRANTED = -2;
+    static final int FULL_LOCKS = -3;
+    static final int FULL_OBJECTS = -4;
+    static final int NOT_HELD = -5;
+    /** Or'ed into a request index: the wait is a conversion (the request stays a holder). */
+    static final int CONVERSION = 1 << 30;
+
     LockTable(LockerTable lockers, Memory ctl, Region tables, Layout lay) {
         this.env = lockers.environment();
         this.lockers = lockers;
@@ -86,6 +95,101 @@ final class LockTable {
             waiters[slot] = s; // a benign race: every view of one slot is equal
         }
         return s;
+    }
+
+    /**
+     * lock_get under partition {@code p}'s latch: a new object with one granted request (the
+     * uncontended path), a re-lock or conversion of the locker's own request, or a new request
+     * granted or queued. Returns a result code, or the request to wait on (with
+     * {@link #CONVERSION} for a conversion, which waits among the holders).
+     */
+    int requestLocked(int p, int h, int fileId, long pageNo, int me, long lk, int want, int flags,
+                              boolean addRef, boolean mustHold) {
+        long pb = partBlock(p);
+        mem.putLong(pb + P_REQUESTS, mem.getLong(pb + P_REQUESTS) + 1);
+        long bucket = bucket(h);
+        int o = findObject(bucket, fileId, pageNo);
+        if (o < 0) {
+            if (mustHold) {
+                return NOT_HELD;
+            }
+            // The uncontended path: a new object with one granted request.
+            int r;
+            long caches = mem.getLong(pb + P_CACHES);
+            if ((int) caches != 0 && (int) (caches >>> 32) != 0) {
+                r = (int) caches - 1;
+                o = (int) (caches >>> 32) - 1;
+                mem.putLong(pb + P_CACHES, 0);
+            } else {
+                o = allocObject(pb);
+                if (o < 0) {
+                    return FULL_OBJECTS;
+                }
+                r = allocRequest(pb);
+                if (r < 0) {
+                    freeObject(pb, o);
+                    return FULL_LOCKS;
+                }
+            }
+            long oa = obj(o);
+            mem.putLong(oa + O_PAGE, pageNo);
+            mem.putLong(oa + O_FILE, pair(fileId, h));
+            mem.putLong(oa + O_NEXT, pair(mem.getInt(bucket), r + 1)); // next, head
+            mem.putInt(oa + O_TAIL, r + 1);
+            mem.putInt(bucket, o + 1);
+            mem.putLong(pb + P_COUNTS, mem.getLong(pb + P_COUNTS) + ONE_OBJECT + ONE_LOCK);
+            newRequest(r, o, me, want, ST_GRANTED, p);
+            mem.putLong(req(r) + R_QNEXT, 0); // alone in the queue
+            chainPush(lk, r);
+            return GRANTED;
+        }
+        long oa = obj(o);
+        int r = findRequest(oa, me);
+        if (r >= 0) {
+            long ra = req(r);
+            int held = mem.getInt(ra + R_MODE);
+            if (LockMode.covers(held, want)) {
+                if (addRef) {
+                    mem.putInt(ra + R_REFS, mem.getInt(ra + R_REFS) + 1);
+                }
+                return GRANTED;
+            }
+            int target = LockMode.join(held, want);
+            if ((LockMode.conflictMask(target) & holderMask(oa, r)) == 0) {
+                mem.putInt(ra + R_MODE, target);
+                if (addRef) {
+                    mem.putInt(ra + R_REFS, mem.getInt(ra + R_REFS) + 1);
+                }
+                return GRANTED;
+            }
+            if ((flags & LockManager.NOWAIT) != 0) {
+                return NOT_GRANTED;
+            }
+            mem.putInt(ra + R_PENDING, target + 1); // a conversion: waits among the holders
+            mem.putInt(lk + L_WAITING, r + 1);
+            mem.putLong(pb + P_WAITS, mem.getLong(pb + P_WAITS) + 1);
+            return r | CONVERSION;
+        }
+        if (mustHold) {
+            return NOT_HELD;
+        }
+        boolean grant = grantableNow(oa, want);
+        if (!grant && (flags & LockManager.NOWAIT) != 0) {
+            return NOT_GRANTED;
+        }
+        r = allocRequest(pb);
+        if (r < 0) {
+            return FULL_LOCKS;
+        }
+        newRequest(r, o, me, want, grant ? ST_GRANTED : ST_WAITING, p);
+        enqueue(pb, oa, r);
+        chainPush(lk, r);
+        if (grant) {
+            return GRANTED;
+        }
+        mem.putInt(lk + L_WAITING, r + 1);
+        mem.putLong(pb + P_WAITS, mem.getLong(pb + P_WAITS) + 1);
+        return r;
     }
 
     int findObject(long bucket, int fileId, long pageNo) {

@@ -17,6 +17,12 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.TimeUnit;
 
 import static org.libtp.core.lock.LockLayout.*;
+import static org.libtp.core.lock.LockTable.CONVERSION;
+import static org.libtp.core.lock.LockTable.FULL_LOCKS;
+import static org.libtp.core.lock.LockTable.FULL_OBJECTS;
+import static org.libtp.core.lock.LockTable.GRANTED;
+import static org.libtp.core.lock.LockTable.NOT_GRANTED;
+import static org.libtp.core.lock.LockTable.NOT_HELD;
 
 /**
  * The lock manager on two shared regions: {@code __libtp.rgn.lock} (fixed size: the settings,
@@ -32,15 +38,6 @@ public final class SharedLockManager implements LockManager {
     /** A waiter re-checks its request this often even without a post (a granter may die between
      * granting and posting). */
     static final long RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-    // requestLocked results (>= 0: the request index to wait on)
-    private static final int GRANTED = -1;
-    private static final int NOT_GRANTED = -2;
-    private static final int FULL_LOCKS = -3;
-    private static final int FULL_OBJECTS = -4;
-    private static final int NOT_HELD = -5;
-    /** Or'ed into a request index: the wait is a conversion (the request stays a holder). */
-    private static final int CONVERSION = 1 << 30;
 
     private final RegionEnvironment env;
     private final LockConfig config;
@@ -337,7 +334,7 @@ public final class SharedLockManager implements LockManager {
         for (int attempt = 0; attempt < 2; attempt++) {
             latch.acquire();
             try {
-                res = requestLocked(p, h, fileId, pageNo, me, lk, want, flags, addRef, mustHold);
+                res = t.requestLocked(p, h, fileId, pageNo, me, lk, want, flags, addRef, mustHold);
             } finally {
                 latch.release();
             }
@@ -367,96 +364,6 @@ public final class SharedLockManager implements LockManager {
 
     private static IllegalStateException notHeld(Locker txn, LockObject obj) {
         return new IllegalStateException("transaction " + txn.id() + " holds no lock on " + obj);
-    }
-
-    /** Under partition {@code p}'s latch. Returns a result code, or the request to wait on. */
-    private int requestLocked(int p, int h, int fileId, long pageNo, int me, long lk, int want, int flags,
-                              boolean addRef, boolean mustHold) {
-        long pb = LockTable.partBlock(p);
-        mem.putLong(pb + P_REQUESTS, mem.getLong(pb + P_REQUESTS) + 1);
-        long bucket = t.bucket(h);
-        int o = t.findObject(bucket, fileId, pageNo);
-        if (o < 0) {
-            if (mustHold) {
-                return NOT_HELD;
-            }
-            // The uncontended path: a new object with one granted request.
-            int r;
-            long caches = mem.getLong(pb + P_CACHES);
-            if ((int) caches != 0 && (int) (caches >>> 32) != 0) {
-                r = (int) caches - 1;
-                o = (int) (caches >>> 32) - 1;
-                mem.putLong(pb + P_CACHES, 0);
-            } else {
-                o = t.allocObject(pb);
-                if (o < 0) {
-                    return FULL_OBJECTS;
-                }
-                r = t.allocRequest(pb);
-                if (r < 0) {
-                    t.freeObject(pb, o);
-                    return FULL_LOCKS;
-                }
-            }
-            long oa = t.obj(o);
-            mem.putLong(oa + O_PAGE, pageNo);
-            mem.putLong(oa + O_FILE, LockTable.pair(fileId, h));
-            mem.putLong(oa + O_NEXT, LockTable.pair(mem.getInt(bucket), r + 1)); // next, head
-            mem.putInt(oa + O_TAIL, r + 1);
-            mem.putInt(bucket, o + 1);
-            mem.putLong(pb + P_COUNTS, mem.getLong(pb + P_COUNTS) + ONE_OBJECT + ONE_LOCK);
-            t.newRequest(r, o, me, want, ST_GRANTED, p);
-            mem.putLong(t.req(r) + R_QNEXT, 0); // alone in the queue
-            t.chainPush(lk, r);
-            return GRANTED;
-        }
-        long oa = t.obj(o);
-        int r = t.findRequest(oa, me);
-        if (r >= 0) {
-            long ra = t.req(r);
-            int held = mem.getInt(ra + R_MODE);
-            if (LockMode.covers(held, want)) {
-                if (addRef) {
-                    mem.putInt(ra + R_REFS, mem.getInt(ra + R_REFS) + 1);
-                }
-                return GRANTED;
-            }
-            int target = LockMode.join(held, want);
-            if ((LockMode.conflictMask(target) & t.holderMask(oa, r)) == 0) {
-                mem.putInt(ra + R_MODE, target);
-                if (addRef) {
-                    mem.putInt(ra + R_REFS, mem.getInt(ra + R_REFS) + 1);
-                }
-                return GRANTED;
-            }
-            if ((flags & NOWAIT) != 0) {
-                return NOT_GRANTED;
-            }
-            mem.putInt(ra + R_PENDING, target + 1); // a conversion: waits among the holders
-            mem.putInt(lk + L_WAITING, r + 1);
-            mem.putLong(pb + P_WAITS, mem.getLong(pb + P_WAITS) + 1);
-            return r | CONVERSION;
-        }
-        if (mustHold) {
-            return NOT_HELD;
-        }
-        boolean grant = t.grantableNow(oa, want);
-        if (!grant && (flags & NOWAIT) != 0) {
-            return NOT_GRANTED;
-        }
-        r = t.allocRequest(pb);
-        if (r < 0) {
-            return FULL_LOCKS;
-        }
-        t.newRequest(r, o, me, want, grant ? ST_GRANTED : ST_WAITING, p);
-        t.enqueue(pb, oa, r);
-        t.chainPush(lk, r);
-        if (grant) {
-            return GRANTED;
-        }
-        mem.putInt(lk + L_WAITING, r + 1);
-        mem.putLong(pb + P_WAITS, mem.getLong(pb + P_WAITS) + 1);
-        return r;
     }
 
     /**

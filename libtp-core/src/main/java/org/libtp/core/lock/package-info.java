@@ -15,7 +15,8 @@
  *       per-process {@code FileLocks}), and the wait on the locker's semaphore.</li>
  *   <li>{@code LockLayout}: the offsets of both regions, the {@code Layout} record that sizes
  *       {@code lock.tables}, the layout version and fingerprint.</li>
- *   <li>{@code LockTable}: addressing, buckets, objects and their FIFO queues, the grant rule
+ *   <li>{@code LockTable}: addressing, buckets, objects and their FIFO queues, the request
+ *       under the latch (lock_get: new, re-lock, conversion, queued), the grant rule
  *       (conversions first), lockers' chains, free lists and partition caches, and the
  *       wake-ups collected under a latch.</li>
  *   <li>{@code LockerRelease}: releasing a locker's chain (lock_unlock_all) under a claim, and
