@@ -14,6 +14,8 @@ import static org.libtp.core.lock.LockLayout.*;
  * the pass. The role is a word in region {@code lock} naming (process slot, slot generation).
  */
 final class DetectorRole {
+    /** The facade's logger: the lock manager logs under one name. */
+    private static final Logger LOG = LoggerFactory.getLogger(SharedLockManager.class);
     private final LockTable t;
     private final WaitsForGraph graph;
     private final LockerRelease release;
@@ -21,9 +23,7 @@ final class DetectorRole {
     private final Memory ctl;
     private final LockConfig config;
     private final long detectorWord;
-
-    private static final Logger LOG = LoggerFactory.getLogger(SharedLockManager.class);
-    final Thread thread;
+    private final Thread thread;
 
     DetectorRole(LockTable t, WaitsForGraph graph, LockerRelease release, LockConfig config) {
         this.t = t;
@@ -46,7 +46,7 @@ final class DetectorRole {
         }
     }
 
-    /** Stops the detector thread and gives up the role if this process holds it. */
+    /** Stops the detector thread (the manager is closed: it will not start another pass). */
     void stop() {
         if (thread != null) {
             thread.interrupt();
@@ -56,6 +56,10 @@ final class DetectorRole {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** Gives up the role if this process holds it, so another process's thread takes it at once. */
+    void giveUp() {
         try {
             ctl.compareAndSetLong(OFF_DETECTOR, detectorWord, 0);
         } catch (IllegalStateException e) {
@@ -119,7 +123,7 @@ final class DetectorRole {
     }
 
     /** The process slot running the periodic detector now, or -1 if none has taken the role. */
-    public int detectorProcessSlot() {
+    int detectorProcessSlot() {
         long cur = ctl.getLongVolatile(OFF_DETECTOR);
         return cur == 0 ? -1 : (int) (cur >>> 48) - 1;
     }

@@ -19,14 +19,14 @@ import static org.libtp.core.lock.LockLayout.*;
  * locker's end, on failCheck, and after each periodic detection pass.
  */
 final class LockerRelease {
+    /** The facade's logger: the lock manager logs under one name. */
+    private static final Logger LOG = LoggerFactory.getLogger(SharedLockManager.class);
     private final LockTable t;
     private final RegionEnvironment env;
     private final Memory mem;
     private final Latch[] partLatches;
     private final int maxLockers;
     private final long claimWord;
-
-    private static final Logger LOG = LoggerFactory.getLogger(SharedLockManager.class);
 
     LockerRelease(LockTable t) {
         this.t = t;

@@ -30,7 +30,10 @@ import static org.libtp.core.lock.LockTable.NOT_HELD;
  * settings). The split lets a process read the settings before it attaches the tables, so
  * different capacity settings are reported as such. See the package note for the protocols.
  *
- * The offsets are in {@link LockLayout}.
+ * <p>This class is the facade: the calls of {@link LockManager}, intention locks and
+ * escalation, and the wait. The offsets are in {@link LockLayout}; the table's structures in
+ * {@link LockTable}; releases in {@link LockerRelease}; detection in {@link WaitsForGraph} and
+ * {@link DetectorRole}; statistics and the snapshot in {@link LockTableReader}.
  */
 public final class SharedLockManager implements LockManager {
     private static final Logger LOG = LoggerFactory.getLogger(SharedLockManager.class);
@@ -695,6 +698,7 @@ public final class SharedLockManager implements LockManager {
         t.closed = true;
         role.stop();
         env.removeFailCheckListener(failCheckListener);
+        role.giveUp();
     }
 
     @Override

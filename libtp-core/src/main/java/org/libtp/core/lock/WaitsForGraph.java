@@ -16,6 +16,8 @@ import static org.libtp.core.lock.LockLayout.*;
  * {@link DeadlockDetector} runs on, and the refusal of the victims' waits.
  */
 final class WaitsForGraph {
+    /** The facade's logger: the lock manager logs under one name. */
+    private static final Logger LOG = LoggerFactory.getLogger(SharedLockManager.class);
     private final LockTable t;
     private final RegionEnvironment env;
     private final Memory ctl;
@@ -24,8 +26,6 @@ final class WaitsForGraph {
     private final Latch[] partLatches;
     private final int maxLockers;
     private final LockConfig config;
-
-    private static final Logger LOG = LoggerFactory.getLogger(SharedLockManager.class);
 
     WaitsForGraph(LockTable t, LockConfig config) {
         this.t = t;
