@@ -91,6 +91,6 @@ class FormatsDocTest {
     /** The fixed region "lock" (the tables region's offsets are derived, named in the doc). */
     @Test
     void theLockRegionTable() throws Exception {
-        check("## Lock regions", org.libtp.core.lock.SharedLockManager.class);
+        check("## Lock regions", Class.forName("org.libtp.core.lock.LockLayout"));
     }
 }

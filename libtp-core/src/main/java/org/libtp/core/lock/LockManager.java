@@ -1,13 +1,11 @@
 package org.libtp.core.lock;
 
-import org.libtp.core.txn.Txn;
-
 /**
  * The lock manager (paper 3.2.3, 4.1): page locks for two-phase locking and the B-link tree's
  * early-released internal page locks, shared by every process of an environment, with deadlock
- * detection over all of them. The locker is the transaction ({@link Txn#slot()}); its
- * locks are released when it commits or aborts (lock_unlock_all, called by the transaction
- * manager).
+ * detection over all of them. The locker is a {@link Locker} (a transaction, indexed by its
+ * {@link Locker#slot()}); its locks are released when it ends (lock_unlock_all, on the
+ * {@link LockerTable}'s end notification).
  *
  * <p>Every method validates its arguments first: a null transaction, object or mode is an
  * {@link IllegalArgumentException}, a finished transaction or a closed manager an
@@ -33,7 +31,7 @@ public interface LockManager extends AutoCloseable {
      * @throws org.libtp.core.LockNotGrantedException {@link #NOWAIT} and it would have waited
      * @throws org.libtp.core.CapacityExceededException the lock table is full (maxLocks or maxObjects)
      */
-    void lock(Txn txn, LockObject obj, LockMode mode, int flags);
+    void lock(Locker txn, LockObject obj, LockMode mode, int flags);
 
     /**
      * Releases one reference to {@code txn}'s lock on {@code obj}; the lock goes when the count
@@ -42,10 +40,10 @@ public interface LockManager extends AutoCloseable {
      *
      * @throws IllegalStateException if {@code txn} holds no lock on {@code obj}
      */
-    void unlock(Txn txn, LockObject obj);
+    void unlock(Locker txn, LockObject obj);
 
     /** Releases every lock of {@code txn} (lock_unlock_all); the transaction manager calls it at the end. */
-    void unlockAll(Txn txn);
+    void unlockAll(Locker txn);
 
     /**
      * Converts {@code txn}'s READ lock on {@code obj} to WRITE (lock_upgrade), waiting for the
@@ -54,7 +52,7 @@ public interface LockManager extends AutoCloseable {
      *
      * @throws IllegalStateException if {@code txn} holds no lock on {@code obj}
      */
-    void upgrade(Txn txn, LockObject obj, int flags);
+    void upgrade(Locker txn, LockObject obj, int flags);
 
     /**
      * Converts {@code txn}'s WRITE lock on {@code obj} to READ (lock_downgrade) and grants the
@@ -62,10 +60,10 @@ public interface LockManager extends AutoCloseable {
      *
      * @throws IllegalStateException if {@code txn} holds no lock on {@code obj}
      */
-    void downgrade(Txn txn, LockObject obj);
+    void downgrade(Locker txn, LockObject obj);
 
     /** The mode {@code txn} holds on {@code obj}, or null if it holds none. */
-    LockMode heldMode(Txn txn, LockObject obj);
+    LockMode heldMode(Locker txn, LockObject obj);
 
     /** Runs one deadlock detection pass over the whole table now; returns the number of victims chosen. */
     int detect();

@@ -1,9 +1,32 @@
 /**
  * The lock manager (paper 3.2.3, 4.1): page locks for every process of an environment, in the
  * shared regions {@code lock} and {@code lock.tables}
- * ({@link org.libtp.core.lock.SharedLockManager} has the offset tables), with FIFO queueing,
- * conversions, timeouts and deadlock detection across processes. The locker is a transaction:
- * its index in the shared transaction table ({@link org.libtp.core.txn.Txn#slot()}).
+ * ({@link org.libtp.core.lock.LockLayout} has the offset tables), with FIFO queueing,
+ * conversions, timeouts and deadlock detection across processes. The locker is a
+ * {@link org.libtp.core.lock.Locker} (a transaction): its index in a
+ * {@link org.libtp.core.lock.LockerTable} (the shared transaction table), which also holds the
+ * semaphore it sleeps on and tells of its end. The transaction manager implements both; this
+ * package depends on no transaction type.
+ *
+ * <h2>Classes</h2>
+ * <ul>
+ *   <li>{@code SharedLockManager}: the facade ({@code LockManager}): opening the regions, the
+ *       lock, unlock, conversion and query calls, intention locks and escalation (with the
+ *       per-process {@code FileLocks}), and the wait on the locker's semaphore.</li>
+ *   <li>{@code LockLayout}: the offsets of both regions, the {@code Layout} record that sizes
+ *       {@code lock.tables}, the layout version and fingerprint.</li>
+ *   <li>{@code LockTable}: addressing, buckets, objects and their FIFO queues, the request
+ *       under the latch (lock_get: new, re-lock, conversion, queued), the grant rule
+ *       (conversions first), lockers' chains, free lists and partition caches, and the
+ *       wake-ups collected under a latch.</li>
+ *   <li>{@code LockerRelease}: releasing a locker's chain (lock_unlock_all) under a claim, and
+ *       the stale and dead lockers found on failCheck and by the detector.</li>
+ *   <li>{@code WaitsForGraph}: the edges read from the queues, the search on block, the full
+ *       pass and the refusal of victims; {@code DeadlockDetector} finds the cycles and picks
+ *       victims on the graph; {@code DetectorRole}: the periodic detector thread and its role
+ *       word.</li>
+ *   <li>{@code LockTableReader}: {@code stats()} and {@code snapshot()}.</li>
+ * </ul>
  *
  * <h2>Structures and invariants</h2>
  * <ul>

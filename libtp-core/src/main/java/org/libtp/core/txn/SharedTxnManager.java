@@ -40,7 +40,7 @@ import static org.libtp.core.txn.TxnLayout.*;
  *
  * See the package note for the protocols.
  */
-public final class SharedTxnManager implements TransactionManager {
+public final class SharedTxnManager implements TransactionManager, org.libtp.core.lock.LockerTable {
     private static final Logger LOG = LoggerFactory.getLogger(SharedTxnManager.class);
 
 
@@ -308,6 +308,12 @@ public final class SharedTxnManager implements TransactionManager {
         endListeners.add(l);
     }
 
+    /** The lock manager's end notification: an end listener by another name. */
+    @Override
+    public void addLockerEndListener(org.libtp.core.lock.LockerEndListener l) {
+        addEndListener(l::ended);
+    }
+
     private void end(Txn t) {
         releaseLocks(t);
         finish(t);
@@ -384,6 +390,7 @@ public final class SharedTxnManager implements TransactionManager {
      * reset when a transaction begins in it; a late post to a finished transaction can only
      * cause one spurious wake-up of the slot's next transaction, so waiters re-check their state.
      */
+    @Override
     public org.libtp.core.sync.SharedSemaphore waiter(int slot) {
         if (slot < 0 || slot >= max) {
             throw new IllegalArgumentException("transaction slot " + slot + " not in [0, " + max + ")");
@@ -396,6 +403,12 @@ public final class SharedTxnManager implements TransactionManager {
         return max;
     }
 
+    /** The lockers are the transactions: one per table slot. */
+    @Override
+    public int maxLockers() {
+        return max;
+    }
+
     /** The id of the transaction in table slot {@code slot}, or 0 if the slot is free. */
     public long txnIdAt(int slot) {
         if (slot < 0 || slot >= max) {
@@ -405,7 +418,13 @@ public final class SharedTxnManager implements TransactionManager {
         return mem.getIntVolatile(e + E_STATE) == FREE ? 0 : mem.getLong(e + E_ID);
     }
 
+    @Override
+    public long lockerIdAt(int slot) {
+        return txnIdAt(slot);
+    }
+
     /** The environment this manager belongs to. */
+    @Override
     public RegionEnvironment environment() {
         return env;
     }

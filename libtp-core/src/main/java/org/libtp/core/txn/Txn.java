@@ -9,7 +9,7 @@ import org.libtp.core.log.record.LogRecord;
  * {@link TransactionManager#commit} or {@link TransactionManager#abort} every use throws
  * {@link IllegalStateException}.
  */
-public final class Txn {
+public final class Txn implements org.libtp.core.lock.Locker {
     private final SharedTxnManager manager;
     final int slot;
     final long id;
@@ -33,6 +33,7 @@ public final class Txn {
         return manager;
     }
 
+    @Override
     public long id() {
         return id;
     }
@@ -41,11 +42,13 @@ public final class Txn {
      * This transaction's index in the shared transaction table: the lock manager's locker
      * number, unique among active transactions of all processes (reused after it ends).
      */
+    @Override
     public int slot() {
         return slot;
     }
 
     /** Throws {@link IllegalStateException} if this transaction has committed or aborted. */
+    @Override
     public void checkActive() {
         if (finished) {
             throw new IllegalStateException("transaction " + id + " has already "
@@ -75,6 +78,7 @@ public final class Txn {
      * another transaction of the same thread that waits for this one could never be granted
      * while the thread waits, so the lock manager refuses it at once.
      */
+    @Override
     public void lockingFrom(Thread t) {
         if (lockingThread != t) {
             lockingThread = t;
@@ -82,10 +86,12 @@ public final class Txn {
     }
 
     /** The thread that last asked for a lock for this transaction, or null. */
+    @Override
     public Thread lockingThread() {
         return lockingThread;
     }
 
+    @Override
     public boolean isFinished() {
         return finished;
     }

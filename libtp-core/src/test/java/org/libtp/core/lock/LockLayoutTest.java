@@ -2,12 +2,13 @@ package org.libtp.core.lock;
 
 import org.junit.jupiter.api.Test;
 import org.libtp.core.env.RegionSpec;
+import org.libtp.core.region.Fingerprint;
 import org.libtp.core.region.LatchArray;
 import org.libtp.core.sync.LatchLayout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.libtp.core.lock.SharedLockManager.*;
+import static org.libtp.core.lock.LockLayout.*;
 
 /** The lock regions' offsets are a shared-memory format: frozen here, as in the class comment. */
 class LockLayoutTest {
@@ -30,7 +31,7 @@ class LockLayoutTest {
         assertEquals(584, OFF_TIMEOUTS);
         assertEquals(592, OFF_ESCALATIONS);
         assertTrue(OFF_ESCALATIONS + 8 <= CTL_SIZE);
-        assertEquals(2, LAYOUT_VERSION);
+        assertEquals(3, LAYOUT_VERSION);
         // Mode ordinals are stored in the table: never renumbered.
         assertEquals(0, LockMode.READ.ordinal());
         assertEquals(1, LockMode.WRITE.ordinal());
@@ -151,10 +152,62 @@ class LockLayoutTest {
         int partitions = 64;
         int[] hits = new int[partitions];
         for (long p = 0; p < 64_000; p++) {
-            hits[SharedLockManager.hash(1, p) & (partitions - 1)]++;
+            hits[LockTable.hash(1, p) & (partitions - 1)]++;
         }
         for (int h : hits) {
             assertTrue(h > 800 && h < 1200, java.util.Arrays.toString(hits));
         }
+    }
+
+    @Test
+    void entryOffsetsAreFrozen() {
+        assertEquals(64, LOCKER);
+        assertEquals(0, L_TXN);
+        assertEquals(8, L_CHAIN);
+        assertEquals(12, L_WAITING);
+        assertEquals(16, L_VICTIM);
+        assertEquals(64, OBJ);
+        assertEquals(0, O_PAGE);
+        assertEquals(8, O_FILE);
+        assertEquals(16, O_NEXT);
+        assertEquals(24, O_TAIL);
+        assertEquals(64, REQ);
+        assertEquals(0, R_OBJ);
+        assertEquals(4, R_LOCKER);
+        assertEquals(20, R_PENDING);
+        assertEquals(32, R_LNEXT);
+        assertEquals(40, R_PART);
+    }
+
+    /** Both regions carry the fingerprint, and it moves with any constant of the layout. */
+    @Test
+    void fingerprintFoldsEveryConstant() throws Exception {
+        assertEquals(Fingerprint.ofConstants(LockLayout.class), FINGERPRINT);
+        assertEquals(FINGERPRINT, controlSpec().layoutFingerprint());
+        assertEquals(FINGERPRINT, Layout.of(8, 4, 4, 2).spec().layoutFingerprint());
+        java.util.TreeMap<String, Long> constants = new java.util.TreeMap<>();
+        for (java.lang.reflect.Field f : LockLayout.class.getDeclaredFields()) {
+            int m = f.getModifiers();
+            if (java.lang.reflect.Modifier.isStatic(m) && java.lang.reflect.Modifier.isFinal(m)
+                    && (f.getType() == int.class || f.getType() == long.class) && !f.getName().equals("FINGERPRINT")) {
+                f.setAccessible(true);
+                constants.put(f.getName(), ((Number) f.get(null)).longValue());
+            }
+        }
+        assertTrue(constants.containsKey("R_PART") && constants.containsKey("OFF_ESCALATIONS"));
+        assertEquals(FINGERPRINT, fold(constants), "the fingerprint is the fold of the constants above");
+        java.util.TreeMap<String, Long> moved = new java.util.TreeMap<>(constants);
+        moved.put("R_PART", 44L);
+        assertTrue(fold(moved) != FINGERPRINT, "a moved request field changes the fingerprint");
+        java.util.TreeMap<String, Long> bumped = new java.util.TreeMap<>(constants);
+        bumped.put("LAYOUT_VERSION", constants.get("LAYOUT_VERSION") + 1);
+        assertTrue(fold(bumped) != FINGERPRINT, "a new layout version changes the fingerprint");
+    }
+
+    /** What {@link Fingerprint#ofConstants} computes, from a map of the constants. */
+    private static long fold(java.util.TreeMap<String, Long> constants) {
+        Fingerprint fp = new Fingerprint().add("LockLayout", constants.size());
+        constants.forEach(fp::add);
+        return fp.value();
     }
 }

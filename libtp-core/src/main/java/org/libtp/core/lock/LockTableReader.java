@@ -1,0 +1,109 @@
+package org.libtp.core.lock;
+
+import org.libtp.core.env.RegionEnvironment;
+import org.libtp.core.memory.Memory;
+import org.libtp.core.sync.Latch;
+
+
+import static org.libtp.core.lock.LockLayout.*;
+
+/**
+ * What the lock table says about itself: the statistics (the partitions' counters added up,
+ * the region's totals) and the {@link LockTableSnapshot} that {@code libtp locks} prints.
+ */
+final class LockTableReader {
+    private final LockTable t;
+    private final WaitsForGraph graph;
+    private final RegionEnvironment env;
+    private final Memory ctl;
+    private final Memory mem;
+    private final Layout lay;
+    private final Latch[] partLatches;
+    private final int maxLockers;
+
+    LockTableReader(LockTable t, WaitsForGraph graph) {
+        this.t = t;
+        this.graph = graph;
+        this.env = t.env;
+        this.ctl = t.ctl;
+        this.mem = t.mem;
+        this.lay = t.lay;
+        this.partLatches = t.partLatches;
+        this.maxLockers = t.maxLockers;
+    }
+
+    /**
+     * The lock table as it is now, read under every partition latch (in index order, as a
+     * detection pass takes them): what {@code libtp locks} prints.
+     */
+    LockTableSnapshot snapshot() {
+        t.checkOpen();
+        env.checkValid();
+        java.util.List<LockTableSnapshot.Request> out = new java.util.ArrayList<>();
+        java.util.List<long[]> edges = new java.util.ArrayList<>();
+        LockMode[] modes = LockMode.values();
+        int held = 0;
+        try {
+            for (; held < lay.partitions(); held++) {
+                partLatches[held].acquire();
+            }
+            for (int p = 0; p < lay.partitions(); p++) {
+                for (int b = 0; b < lay.bucketsPerPartition(); b++) {
+                    int o = mem.getInt(lay.offBuckets() + 4L * ((long) p * lay.bucketsPerPartition() + b));
+                    for (int guard = 0; o != 0 && guard <= lay.maxObjects(); guard++) {
+                        long oa = t.obj(o - 1);
+                        int q = mem.getInt(oa + O_HEAD);
+                        for (int g = 0; q != 0 && g <= lay.maxLocks(); g++) {
+                            long qa = t.req(q - 1);
+                            int locker = mem.getInt(qa + R_LOCKER);
+                            int status = mem.getInt(qa + R_STATUS);
+                            int pending = mem.getInt(qa + R_PENDING);
+                            out.add(new LockTableSnapshot.Request(mem.getInt(oa + O_FILE), mem.getLong(oa + O_PAGE),
+                                    Math.max(0, mem.getLong(t.locker(locker) + L_TXN)), locker,
+                                    modes[mem.getInt(qa + R_MODE)], status == ST_WAITING,
+                                    status == ST_GRANTED && pending != 0 ? modes[pending - 1] : null));
+                            q = mem.getInt(qa + R_QNEXT);
+                        }
+                        o = mem.getInt(oa + O_NEXT);
+                    }
+                }
+            }
+            int[][] to = {new int[16]};
+            for (int s = 0; s < maxLockers; s++) {
+                long lk = t.locker(s);
+                int w = mem.getInt(lk + L_WAITING);
+                if (w <= 0 || w > lay.maxLocks() || mem.getInt(t.req(w - 1) + R_LOCKER) != s) {
+                    continue;
+                }
+                int n = graph.waitsFor(w - 1, to, 0);
+                for (int i = 0; i < n; i++) {
+                    edges.add(new long[] {mem.getLong(lk + L_TXN), mem.getLong(t.locker(to[0][i]) + L_TXN)});
+                }
+            }
+        } finally {
+            for (int p = held - 1; p >= 0; p--) {
+                partLatches[p].release();
+            }
+        }
+        return new LockTableSnapshot(out, edges);
+    }
+
+    LockStats stats() {
+        t.checkOpen();
+        long requests = 0;
+        long waits = 0;
+        int locks = 0;
+        int objects = 0;
+        for (int p = 0; p < lay.partitions(); p++) {
+            long pb = LockTable.partBlock(p);
+            requests += mem.getLongVolatile(pb + P_REQUESTS);
+            waits += mem.getLongVolatile(pb + P_WAITS);
+            long counts = mem.getLongVolatile(pb + P_COUNTS);
+            locks += (int) counts;
+            objects += (int) (counts >>> 32);
+        }
+        return new LockStats(requests, waits, ctl.getLongVolatile(OFF_DEADLOCKS), ctl.getLongVolatile(OFF_TIMEOUTS),
+                ctl.getLongVolatile(OFF_ESCALATIONS),
+                locks, objects);
+    }
+}
