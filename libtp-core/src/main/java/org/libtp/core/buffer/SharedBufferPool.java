@@ -1,5 +1,7 @@
 package org.libtp.core.buffer;
 
+import static org.libtp.core.buffer.BufferLayout.*;
+
 import org.libtp.core.CapacityExceededException;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
@@ -37,128 +39,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The buffer manager on a shared region ({@code __libtp.rgn.buffer}). See the package note for
- * the protocols.
- *
- * <pre>
- *  offset      size        field
- *  ----------  ----------  ------------------------------------------------------------
- *         256          64  registry latch   guards the file registry
- *         320           8  clock hand       next frame the replacement sweep looks at
- *         328           4  pageSize
- *         332           4  frames F
- *         336           4  buckets B        a power of two, >= 2F
- *         340           4  partitions P
- *         344           4  maxFiles M
- *         348           4  state            0 = registry not loaded from __libtp.files yet
- *         352           4  maxProcesses S
- *         360           8  evictions        pages unlinked from the pool so far (under their
- *                          partition latch): read-ahead installs nothing read before a change
- *        1024        64*S  pins per process slot (u64): a dead process with pins left
- *                          fails the environment (as Berkeley DB's failchk)
- *         OFF_PART   64*P  partition latches: partition p guards buckets b with b % P == p
- *         OFF_BUCKET  4*B  bucket heads: frame index + 1 of the first frame, 0 = empty
- *         OFF_FILES 256*M  file registry entries:
- *                            0  4 state     0 free / 1 registered
- *                            4  4 nameLength
- *                            8  8 pages     one past the highest page created (atomic max)
- *                           16  4 needsForce set by a page write, cleared by the force
- *                           24  8 generation raised when the file's database is removed or
- *                                           renamed: handles opened before check it
- *                           32 224 name (UTF-8)
- *         OFF_FRAME 128*F  frame headers:
- *                            0 16 frame latch  guards the page content and the I/O
- *                           16  4 state     0 free / 1 loading / 2 valid
- *                           20  4 pins      pin count (CAS)
- *                           24  4 fileId
- *                           28  4 next      next frame in the bucket chain (index + 1)
- *                           32  8 pageNo
- *                           40  8 recLsn    LSN of the oldest logged change not yet written
- *                           48  8 flushLsn  end of the newest logged change: the log is
- *                                           forced to here before the page is written (WAL)
- *                           56  4 dirty
- *                           60  4 ref       CLOCK reference bit
- *                           64  4 validLength
- *         OFF_PAGES  pageSize*F  the pages (aligned to the page size)
- * </pre>
+ * The buffer manager on a shared region ({@code __libtp.rgn.buffer}); its layout is
+ * {@link BufferLayout}'s. See the package note for the protocols.
  */
 public final class SharedBufferPool implements BufferManager {
     private static final Logger LOG = LoggerFactory.getLogger(SharedBufferPool.class);
-    static final int LAYOUT_VERSION = 3; // 2: evictions; 3: file generation
-
-    static final long OFF_REGISTRY_LATCH = 256;
-    static final long OFF_CLOCK = 320;
-    static final long OFF_PAGE_SIZE = 328;
-    static final long OFF_FRAMES = 332;
-    static final long OFF_BUCKETS = 336;
-    static final long OFF_PARTITIONS = 340;
-    static final long OFF_MAX_FILES = 344;
-    static final long OFF_STATE = 348;
-    static final long OFF_MAX_PROCESSES = 352;
-    static final long OFF_EVICTIONS = 360;
     /**
      * Pages read together on a miss while the pool has free frames (256 KiB at 4 KiB pages; OO1's
      * cold lookup: 9.4 ms with single pages, about 4 with 16, about 3 with 64).
      */
     static final int READ_AHEAD_PAGES = 64;
-    static final long OFF_PINS = 1024;
-    static final int PIN_STRIDE = 64;
-    static final int PART_STRIDE = 64;
-    static final int FILE_ENTRY = 256;
-    static final int F_STATE = 0;
-    static final int F_NAME_LEN = 4;
-    static final int F_PAGES = 8;
-    static final int F_NEEDS_FORCE = 16;
-    static final int F_GENERATION = 24;
-    static final int F_NAME = 32;
-    static final int MAX_NAME = FILE_ENTRY - F_NAME;
-    static final int FRAME = 128;
-    static final int FR_LATCH = 0;
-    static final int FR_STATE = 16;
-    static final int FR_PINS = 20;
-    static final int FR_FILE = 24;
-    static final int FR_NEXT = 28;
-    static final int FR_PAGE = 32;
-    static final int FR_REC_LSN = 40;
-    static final int FR_FLUSH_LSN = 48;
-    static final int FR_DIRTY = 56;
-    static final int FR_REF = 60;
-    static final int FR_VALID = 64;
-    static final int FREE = 0;
-    static final int LOADING = 1;
-    static final int VALID = 2;
-    static final long MAX_PAGE_NO = (1L << 40) - 1;
-    /** Version of the {@code buffer.cfg} settings region (2: tornWriteProtection). */
-    static final int CFG_VERSION = 2;
     /** Pages whose images a checkpoint logs before one log force, then writes. */
     static final int IMAGE_BATCH = 32;
-
-    /** Layout of one configuration: every offset derived from it. */
-    record Layout(int pageSize, int frames, int buckets, int partitions, int maxFiles, int maxProcesses,
-                  long offPart, long offBucket, long offFiles, long offFrame, long offPages, long size) {
-        static Layout of(BufferConfig c, int maxProcesses) {
-            int frames = c.frames();
-            int buckets = Math.max(c.partitions(), Integer.highestOneBit(Math.max(1, frames - 1)) << 2);
-            long offPart = OFF_PINS + (long) PIN_STRIDE * maxProcesses;
-            long offBucket = offPart + (long) PART_STRIDE * c.partitions();
-            long offFiles = align(offBucket + 4L * buckets, 64);
-            long offFrame = offFiles + (long) FILE_ENTRY * c.maxFiles();
-            long offPages = align(offFrame + (long) FRAME * frames, c.pageSize());
-            return new Layout(c.pageSize(), frames, buckets, c.partitions(), c.maxFiles(), maxProcesses,
-                    offPart, offBucket, offFiles, offFrame, offPages, offPages + (long) c.pageSize() * frames);
-        }
-
-        RegionSpec spec() {
-            return new RegionSpec("buffer", size, LAYOUT_VERSION,
-                    new LatchArray(OFF_REGISTRY_LATCH, 64, 1),
-                    new LatchArray(offPart, PART_STRIDE, partitions),
-                    new LatchArray(offFrame + FR_LATCH, FRAME, frames));
-        }
-    }
-
-    private static long align(long v, long a) {
-        return (v + a - 1) / a * a;
-    }
 
     private final RegionEnvironment env;
     private final Storage storage;
@@ -194,17 +86,17 @@ public final class SharedBufferPool implements BufferManager {
         this.log = log;
         this.lay = lay;
         this.mem = region.memory();
-        this.frames = lay.frames;
-        this.pageSize = lay.pageSize;
+        this.frames = lay.frames();
+        this.pageSize = lay.pageSize();
         this.registryLatch = env.latch(region, OFF_REGISTRY_LATCH, "buffer file registry latch");
-        this.partLatches = new Latch[lay.partitions];
-        for (int i = 0; i < lay.partitions; i++) {
-            partLatches[i] = env.latch(region, lay.offPart + (long) PART_STRIDE * i, "buffer hash partition " + i);
+        this.partLatches = new Latch[lay.partitions()];
+        for (int i = 0; i < lay.partitions(); i++) {
+            partLatches[i] = env.latch(region, lay.offPart() + (long) PART_STRIDE * i, "buffer hash partition " + i);
         }
         this.frameLatches = new Latch[frames];
         this.frameViews = new java.nio.ByteBuffer[frames];
         for (int i = 0; i < frames; i++) {
-            frameLatches[i] = env.latch(region, lay.offFrame + (long) FRAME * i + FR_LATCH, "buffer frame " + i);
+            frameLatches[i] = env.latch(region, lay.offFrame() + (long) FRAME * i + FR_LATCH, "buffer frame " + i);
         }
         for (int i = 0; i < frames; i++) {
             frameViews[i] = mem.slice(pageBase(i), pageSize); // built up front: safely published
@@ -232,16 +124,16 @@ public final class SharedBufferPool implements BufferManager {
         bp.registryLatch.acquire();
         try {
             if (bp.mem.getIntVolatile(OFF_STATE) == 0) {
-                bp.mem.putInt(OFF_PAGE_SIZE, lay.pageSize);
-                bp.mem.putInt(OFF_FRAMES, lay.frames);
-                bp.mem.putInt(OFF_BUCKETS, lay.buckets);
-                bp.mem.putInt(OFF_PARTITIONS, lay.partitions);
-                bp.mem.putInt(OFF_MAX_FILES, lay.maxFiles);
-                bp.mem.putInt(OFF_MAX_PROCESSES, lay.maxProcesses);
+                bp.mem.putInt(OFF_PAGE_SIZE, lay.pageSize());
+                bp.mem.putInt(OFF_FRAMES, lay.frames());
+                bp.mem.putInt(OFF_BUCKETS, lay.buckets());
+                bp.mem.putInt(OFF_PARTITIONS, lay.partitions());
+                bp.mem.putInt(OFF_MAX_FILES, lay.maxFiles());
+                bp.mem.putInt(OFF_MAX_PROCESSES, lay.maxProcesses());
                 bp.loadRegistry();
                 bp.mem.putIntVolatile(OFF_STATE, 1);
-            } else if (bp.mem.getInt(OFF_PAGE_SIZE) != lay.pageSize || bp.mem.getInt(OFF_FRAMES) != lay.frames
-                    || bp.mem.getInt(OFF_MAX_FILES) != lay.maxFiles || bp.mem.getInt(OFF_PARTITIONS) != lay.partitions) {
+            } else if (bp.mem.getInt(OFF_PAGE_SIZE) != lay.pageSize() || bp.mem.getInt(OFF_FRAMES) != lay.frames()
+                    || bp.mem.getInt(OFF_MAX_FILES) != lay.maxFiles() || bp.mem.getInt(OFF_PARTITIONS) != lay.partitions()) {
                 throw new IllegalArgumentException("BufferConfig " + config + " differs from the running environment's "
                         + "(pageSize " + bp.mem.getInt(OFF_PAGE_SIZE) + ", frames " + bp.mem.getInt(OFF_FRAMES)
                         + ", maxFiles " + bp.mem.getInt(OFF_MAX_FILES) + ", partitions "
@@ -255,33 +147,32 @@ public final class SharedBufferPool implements BufferManager {
     }
 
     /**
-     * The settings live in a small fixed-size region ({@code buffer.cfg}: latch at 256, state at
-     * 320, pageSize 324, maxFiles 328, partitions 332, poolBytes 336, tornWriteProtection 344),
-     * checked before the pool
-     * region is attached: its size depends on them, so a process with other settings would
-     * otherwise only see a fingerprint mismatch instead of the setting to fix.
+     * The settings live in a small fixed-size region ({@code buffer.cfg}, offsets {@code CFG_*} of
+     * {@link BufferLayout}), checked before the pool region is attached: its size depends on
+     * them, so a process with other settings would otherwise only see a fingerprint mismatch
+     * instead of the setting to fix.
      */
     private static void checkSettings(RegionEnvironment env, BufferConfig config) {
-        Region cfg = env.region(new RegionSpec("buffer.cfg", 512, CFG_VERSION, new LatchArray(256, 64, 1)));
+        Region cfg = env.region(new RegionSpec("buffer.cfg", CFG_SIZE, CFG_VERSION, FINGERPRINT, new LatchArray(CFG_LATCH, 64, 1)));
         Memory m = cfg.memory();
-        Latch l = env.latch(cfg, 256, "buffer settings latch");
+        Latch l = env.latch(cfg, CFG_LATCH, "buffer settings latch");
         l.acquire();
         try {
-            if (m.getIntVolatile(320) == 0) {
-                m.putInt(324, config.pageSize());
-                m.putInt(328, config.maxFiles());
-                m.putInt(332, config.partitions());
-                m.putLong(336, config.poolBytes());
-                m.putInt(344, config.tornWriteProtection() ? 1 : 0);
-                m.putIntVolatile(320, 1);
+            if (m.getIntVolatile(CFG_STATE) == 0) {
+                m.putInt(CFG_PAGE_SIZE, config.pageSize());
+                m.putInt(CFG_MAX_FILES, config.maxFiles());
+                m.putInt(CFG_PARTITIONS, config.partitions());
+                m.putLong(CFG_POOL_BYTES, config.poolBytes());
+                m.putInt(CFG_TORN_WRITE_PROTECTION, config.tornWriteProtection() ? 1 : 0);
+                m.putIntVolatile(CFG_STATE, 1);
                 return;
             }
-            String what = m.getInt(324) != config.pageSize() ? "pageSize " + config.pageSize() + " (running: " + m.getInt(324) + ")"
-                    : m.getLong(336) != config.poolBytes() ? "poolBytes " + config.poolBytes() + " (running: " + m.getLong(336) + ")"
-                    : m.getInt(328) != config.maxFiles() ? "maxFiles " + config.maxFiles() + " (running: " + m.getInt(328) + ")"
-                    : m.getInt(332) != config.partitions() ? "partitions " + config.partitions() + " (running: " + m.getInt(332) + ")"
-                    : (m.getInt(344) != 0) != config.tornWriteProtection() ? "tornWriteProtection "
-                            + config.tornWriteProtection() + " (running: " + (m.getInt(344) != 0) + ")"
+            String what = m.getInt(CFG_PAGE_SIZE) != config.pageSize() ? "pageSize " + config.pageSize() + " (running: " + m.getInt(CFG_PAGE_SIZE) + ")"
+                    : m.getLong(CFG_POOL_BYTES) != config.poolBytes() ? "poolBytes " + config.poolBytes() + " (running: " + m.getLong(CFG_POOL_BYTES) + ")"
+                    : m.getInt(CFG_MAX_FILES) != config.maxFiles() ? "maxFiles " + config.maxFiles() + " (running: " + m.getInt(CFG_MAX_FILES) + ")"
+                    : m.getInt(CFG_PARTITIONS) != config.partitions() ? "partitions " + config.partitions() + " (running: " + m.getInt(CFG_PARTITIONS) + ")"
+                    : (m.getInt(CFG_TORN_WRITE_PROTECTION) != 0) != config.tornWriteProtection() ? "tornWriteProtection "
+                            + config.tornWriteProtection() + " (running: " + (m.getInt(CFG_TORN_WRITE_PROTECTION) != 0) + ")"
                     : null;
             if (what != null) {
                 throw new IllegalArgumentException("BufferConfig." + what + " differs from the running environment "
@@ -296,7 +187,7 @@ public final class SharedBufferPool implements BufferManager {
     // ------------------------------------------------------------------ file registry
 
     private long fileEntry(int fileId) {
-        return lay.offFiles + (long) FILE_ENTRY * (fileId - 1);
+        return lay.offFiles() + (long) FILE_ENTRY * (fileId - 1);
     }
 
     private void loadRegistry() {
@@ -330,9 +221,9 @@ public final class SharedBufferPool implements BufferManager {
             }
             for (Map.Entry<Integer, String> e : reg.entrySet()) {
                 int id = e.getKey();
-                if (id < 1 || id > lay.maxFiles) {
+                if (id < 1 || id > lay.maxFiles()) {
                     throw new IllegalArgumentException("the file registry of " + env.home() + " uses file id " + id
-                            + " but BufferConfig.maxFiles is " + lay.maxFiles + "; raise it");
+                            + " but BufferConfig.maxFiles is " + lay.maxFiles() + "; raise it");
                 }
                 writeEntry(id, e.getValue());
             }
@@ -379,7 +270,7 @@ public final class SharedBufferPool implements BufferManager {
 
     @Override
     public String describe(int fileId) {
-        if (fileId >= 1 && fileId <= lay.maxFiles && mem.getIntVolatile(fileEntry(fileId) + F_STATE) == 1) {
+        if (fileId >= 1 && fileId <= lay.maxFiles() && mem.getIntVolatile(fileEntry(fileId) + F_STATE) == 1) {
             return "data file " + nameAt(fileId) + " (file id " + fileId + ") in " + env.home();
         }
         return "file id " + fileId + " in " + env.home();
@@ -437,14 +328,14 @@ public final class SharedBufferPool implements BufferManager {
                 return id;
             }
             int free = -1;
-            for (int i = 1; i <= lay.maxFiles && free < 0; i++) {
+            for (int i = 1; i <= lay.maxFiles() && free < 0; i++) {
                 if (mem.getIntVolatile(fileEntry(i) + F_STATE) == 0) {
                     free = i;
                 }
             }
             if (free < 0) {
                 throw new CapacityExceededException("the file registry of " + env.home() + " is full ("
-                        + lay.maxFiles + " files); raise BufferConfig.maxFiles");
+                        + lay.maxFiles() + " files); raise BufferConfig.maxFiles");
             }
             Map<Integer, String> all = registered();
             all.put(free, name);
@@ -498,7 +389,7 @@ public final class SharedBufferPool implements BufferManager {
 
     private Map<Integer, String> registered() {
         Map<Integer, String> out = new TreeMap<>();
-        for (int i = 1; i <= lay.maxFiles; i++) {
+        for (int i = 1; i <= lay.maxFiles(); i++) {
             if (mem.getIntVolatile(fileEntry(i) + F_STATE) == 1) {
                 out.put(i, nameAt(i));
             }
@@ -521,7 +412,7 @@ public final class SharedBufferPool implements BufferManager {
     public int fileId(String name) {
         checkOpen();
         checkName(name);
-        for (int i = 1; i <= lay.maxFiles; i++) {
+        for (int i = 1; i <= lay.maxFiles(); i++) {
             if (mem.getIntVolatile(fileEntry(i) + F_STATE) == 1 && nameAt(i).equals(name)) {
                 return i;
             }
@@ -537,7 +428,7 @@ public final class SharedBufferPool implements BufferManager {
     }
 
     private void checkFile(int fileId) {
-        if (fileId < 1 || fileId > lay.maxFiles || mem.getIntVolatile(fileEntry(fileId) + F_STATE) != 1) {
+        if (fileId < 1 || fileId > lay.maxFiles() || mem.getIntVolatile(fileEntry(fileId) + F_STATE) != 1) {
             throw new IllegalArgumentException("file id " + fileId + " is not registered in " + env.home()
                     + "; open the file first");
         }
@@ -578,11 +469,11 @@ public final class SharedBufferPool implements BufferManager {
     // ------------------------------------------------------------------ frames and the hash table
 
     private long meta(int f) {
-        return lay.offFrame + (long) FRAME * f;
+        return lay.offFrame() + (long) FRAME * f;
     }
 
     long pageBase(int f) {
-        return lay.offPages + (long) pageSize * f;
+        return lay.offPages() + (long) pageSize * f;
     }
 
     Latch frameLatch(int f) {
@@ -592,15 +483,15 @@ public final class SharedBufferPool implements BufferManager {
     private int bucket(int fileId, long pageNo) {
         long h = (pageNo * 0x9E3779B97F4A7C15L) ^ ((long) fileId * 0xC2B2AE3D27D4EB4FL);
         h ^= h >>> 29;
-        return (int) h & (lay.buckets - 1);
+        return (int) h & (lay.buckets() - 1);
     }
 
     private Latch partition(int bucket) {
-        return partLatches[bucket & (lay.partitions - 1)];
+        return partLatches[bucket & (lay.partitions() - 1)];
     }
 
     private long bucketAt(int bucket) {
-        return lay.offBucket + 4L * bucket;
+        return lay.offBucket() + 4L * bucket;
     }
 
     /** Under the bucket's partition latch: the frame holding the page, or -1. */
@@ -1214,7 +1105,7 @@ public final class SharedBufferPool implements BufferManager {
      */
     boolean repairTorn(int fileId, long pageNo, byte[] image, long imageLsn) {
         checkOpen();
-        if (fileId < 1 || fileId > lay.maxFiles || mem.getIntVolatile(fileEntry(fileId) + F_STATE) != 1
+        if (fileId < 1 || fileId > lay.maxFiles() || mem.getIntVolatile(fileEntry(fileId) + F_STATE) != 1
                 || image.length != pageSize) {
             return false;
         }
@@ -1410,7 +1301,7 @@ public final class SharedBufferPool implements BufferManager {
     }
 
     private void forceAll() {
-        for (int id = 1; id <= lay.maxFiles; id++) {
+        for (int id = 1; id <= lay.maxFiles(); id++) {
             if (mem.getIntVolatile(fileEntry(id) + F_STATE) == 1) {
                 force(id);
             }
