@@ -992,7 +992,7 @@ public final class SharedBufferPool implements BufferManager {
     }
 
     /** The log this pool writes ahead to (null without logging). */
-    LogManager log() {
+    public LogManager log() {
         return log;
     }
 
@@ -1103,7 +1103,7 @@ public final class SharedBufferPool implements BufferManager {
      * {@code imageLsn}) and forces the file. Redo then goes on from the copy's page LSN. True if
      * the page was rewritten. A file no longer registered is skipped.
      */
-    boolean repairTorn(int fileId, long pageNo, byte[] image, long imageLsn) {
+    public boolean repairTorn(int fileId, long pageNo, byte[] image, long imageLsn) {
         checkOpen();
         if (fileId < 1 || fileId > lay.maxFiles() || mem.getIntVolatile(fileEntry(fileId) + F_STATE) != 1
                 || image.length != pageSize) {
@@ -1316,7 +1316,7 @@ public final class SharedBufferPool implements BufferManager {
      * the dirty-page table of what stays in the pool. Updates go on meanwhile: each frame is
      * latched only while it is written or looked at.
      */
-    List<LogRecord.DirtyPage> checkpoint(long writeBefore, int maxEntries) {
+    public List<LogRecord.DirtyPage> checkpoint(long writeBefore, int maxEntries) {
         checkOpen();
         writeDirty(0, writeBefore);
         List<LogRecord.DirtyPage> table = dirtyPageTable();

@@ -89,7 +89,7 @@
  * image of its own); an eviction that meets a dirty victim cleans it and the cold dirty frames
  * the sweep reaches next the same way (latches only tried: the evictor may hold a page latch).
  * Recovery rewrites a page that fails its check from its newest image at or after the redo LSN
- * before redo (see {@link org.libtp.core.buffer.PageUpdates#beforeRedo}); a torn write always has
+ * before redo (see the transaction package's {@code PageUpdates.beforeRedo}); a torn write always has
  * one, because it began after the last checkpoint's dirty-page pass, so after its begin LSN.
  * Costs a page of log per page write (not per commit). Off: a torn page stays a
  * {@code CorruptionException}.
