@@ -214,12 +214,12 @@ class SharedLogTest {
 
     @Test
     void nextLogFileIsPreparedAheadAndLeftoversAreCleared() throws Exception {
-        java.nio.file.Path stale = home.resolve(LogFileHeader.fileName(7) + SharedLog.READY);
+        java.nio.file.Path stale = home.resolve(LogFileHeader.fileName(7) + LogFiles.READY);
         java.nio.file.Files.write(stale, new byte[] {1, 2, 3});
         try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             assertTrue(!java.nio.file.Files.exists(stale), "leftovers of the last run are deleted at open");
-            java.nio.file.Path ready = home.resolve(LogFileHeader.fileName(2) + SharedLog.READY);
+            java.nio.file.Path ready = home.resolve(LogFileHeader.fileName(2) + LogFiles.READY);
             int i = 0;
             while (Lsn.offset(log.endLsn()) < SMALL.fileSize() / 2 + 1024) {
                 log.append(1, 1, Lsn.NULL, payload(i++));
