@@ -1,8 +1,11 @@
 /**
  * The buffer manager (paper 3.1.3, 3.2.2): a pool of page frames in the shared region
  * {@code buffer}, used by every process of the environment, that enforces write-ahead logging.
- * {@link org.libtp.core.buffer.SharedBufferPool} has the region's offset table,
- * {@link org.libtp.core.buffer.PageHeader} the page header's.
+ * {@link org.libtp.core.buffer.SharedBufferPool} is the {@link org.libtp.core.buffer.BufferManager};
+ * the package-private {@code BufferLayout} has the offset tables of the regions {@code buffer} and
+ * {@code buffer.cfg}, their layout versions and fingerprint, {@link org.libtp.core.buffer.PageHeader}
+ * the page header's. The package knows nothing of transactions: the record manager of logged page
+ * changes, {@code PageUpdates}, is in {@code org.libtp.core.txn}.
  *
  * <h2>Invariants</h2>
  * <ul>
