@@ -4,7 +4,11 @@
  * {@link org.libtp.core.buffer.SharedBufferPool} is the {@link org.libtp.core.buffer.BufferManager};
  * the package-private {@code BufferLayout} has the offset tables of the regions {@code buffer} and
  * {@code buffer.cfg}, their layout versions and fingerprint, {@link org.libtp.core.buffer.PageHeader}
- * the page header's. The package knows nothing of transactions: the record manager of logged page
+ * the page header's. Package-private parts: {@code DataFileTable} (the file registry, page
+ * counts, generations, data file headers and handles) and {@code PageWriter} (page writes under
+ * the write-ahead rule, torn-write images, file forces, checkpoint writes and the dirty-page
+ * table); the frame table, hash partitions, pins, CLOCK and read-ahead are still
+ * {@code SharedBufferPool}'s own. The package knows nothing of transactions: the record manager of logged page
  * changes, {@code PageUpdates}, is in {@code org.libtp.core.txn}.
  *
  * <h2>Invariants</h2>
