@@ -3,7 +3,7 @@ package org.libtp.btree;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.buffer.BufferManager;
 import org.libtp.core.buffer.Page;
-import org.libtp.core.buffer.PageUpdates;
+import org.libtp.core.txn.PageUpdates;
 import org.libtp.core.lock.LockManager;
 import org.libtp.core.lock.LockMode;
 import org.libtp.core.lock.LockObject;

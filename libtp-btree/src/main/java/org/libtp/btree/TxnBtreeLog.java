@@ -1,7 +1,7 @@
 package org.libtp.btree;
 
 import org.libtp.core.buffer.Page;
-import org.libtp.core.buffer.PageUpdates;
+import org.libtp.core.txn.PageUpdates;
 import org.libtp.core.log.record.LogRecord;
 import org.libtp.core.txn.Txn;
 

@@ -1,7 +1,6 @@
 package org.libtp.core;
 
 import org.junit.jupiter.api.Test;
-import org.libtp.core.log.SharedLog;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -75,7 +74,7 @@ class FormatsDocTest {
 
     @Test
     void theLogRegionTable() throws Exception {
-        check("## Log region", SharedLog.class);
+        check("## Log region", Class.forName("org.libtp.core.log.LogLayout"));
     }
 
     @Test
@@ -85,7 +84,7 @@ class FormatsDocTest {
 
     @Test
     void theBufferRegionTable() throws Exception {
-        check("## Buffer region", org.libtp.core.buffer.SharedBufferPool.class);
+        check("## Buffer region", Class.forName("org.libtp.core.buffer.BufferLayout"));
     }
 
     /** The fixed region "lock" (the tables region's offsets are derived, named in the doc). */

@@ -242,8 +242,8 @@ public final class Page {
         mem.fill(base + off, len, value);
     }
 
-    /** Writes to the header area too (recovery's redo of a logged change). */
-    void putBytesAnywhere(int off, byte[] src) {
+    /** Writes to the header area too (recovery's redo of a logged change, by the page record manager). */
+    public void putBytesAnywhere(int off, byte[] src) {
         check(off, src.length);
         if (off < PageHeader.OFF_TYPE) {
             throw new IllegalArgumentException("offset " + off + " is in the buffer manager's page header");

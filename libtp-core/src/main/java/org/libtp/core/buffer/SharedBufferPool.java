@@ -1,5 +1,7 @@
 package org.libtp.core.buffer;
 
+import static org.libtp.core.buffer.BufferLayout.*;
+
 import org.libtp.core.CapacityExceededException;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
@@ -12,13 +14,10 @@ import org.libtp.core.log.Durability;
 import org.libtp.core.log.LogManager;
 import org.libtp.core.log.Lsn;
 import org.libtp.core.log.record.LogRecord;
-import org.libtp.core.log.record.LogRecords;
-import org.libtp.core.log.record.RecordType;
 import org.libtp.core.memory.Memory;
 import org.libtp.core.region.LatchArray;
 import org.libtp.core.region.Region;
 import org.libtp.core.storage.Storage;
-import org.libtp.core.storage.StorageErrors;
 import org.libtp.core.storage.StorageFile;
 import org.libtp.core.sync.Latch;
 import org.slf4j.Logger;
@@ -27,138 +26,20 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The buffer manager on a shared region ({@code __libtp.rgn.buffer}). See the package note for
- * the protocols.
- *
- * <pre>
- *  offset      size        field
- *  ----------  ----------  ------------------------------------------------------------
- *         256          64  registry latch   guards the file registry
- *         320           8  clock hand       next frame the replacement sweep looks at
- *         328           4  pageSize
- *         332           4  frames F
- *         336           4  buckets B        a power of two, >= 2F
- *         340           4  partitions P
- *         344           4  maxFiles M
- *         348           4  state            0 = registry not loaded from __libtp.files yet
- *         352           4  maxProcesses S
- *         360           8  evictions        pages unlinked from the pool so far (under their
- *                          partition latch): read-ahead installs nothing read before a change
- *        1024        64*S  pins per process slot (u64): a dead process with pins left
- *                          fails the environment (as Berkeley DB's failchk)
- *         OFF_PART   64*P  partition latches: partition p guards buckets b with b % P == p
- *         OFF_BUCKET  4*B  bucket heads: frame index + 1 of the first frame, 0 = empty
- *         OFF_FILES 256*M  file registry entries:
- *                            0  4 state     0 free / 1 registered
- *                            4  4 nameLength
- *                            8  8 pages     one past the highest page created (atomic max)
- *                           16  4 needsForce set by a page write, cleared by the force
- *                           24  8 generation raised when the file's database is removed or
- *                                           renamed: handles opened before check it
- *                           32 224 name (UTF-8)
- *         OFF_FRAME 128*F  frame headers:
- *                            0 16 frame latch  guards the page content and the I/O
- *                           16  4 state     0 free / 1 loading / 2 valid
- *                           20  4 pins      pin count (CAS)
- *                           24  4 fileId
- *                           28  4 next      next frame in the bucket chain (index + 1)
- *                           32  8 pageNo
- *                           40  8 recLsn    LSN of the oldest logged change not yet written
- *                           48  8 flushLsn  end of the newest logged change: the log is
- *                                           forced to here before the page is written (WAL)
- *                           56  4 dirty
- *                           60  4 ref       CLOCK reference bit
- *                           64  4 validLength
- *         OFF_PAGES  pageSize*F  the pages (aligned to the page size)
- * </pre>
+ * The buffer manager on a shared region ({@code __libtp.rgn.buffer}); its layout is
+ * {@link BufferLayout}'s. See the package note for the protocols.
  */
 public final class SharedBufferPool implements BufferManager {
     private static final Logger LOG = LoggerFactory.getLogger(SharedBufferPool.class);
-    static final int LAYOUT_VERSION = 3; // 2: evictions; 3: file generation
-
-    static final long OFF_REGISTRY_LATCH = 256;
-    static final long OFF_CLOCK = 320;
-    static final long OFF_PAGE_SIZE = 328;
-    static final long OFF_FRAMES = 332;
-    static final long OFF_BUCKETS = 336;
-    static final long OFF_PARTITIONS = 340;
-    static final long OFF_MAX_FILES = 344;
-    static final long OFF_STATE = 348;
-    static final long OFF_MAX_PROCESSES = 352;
-    static final long OFF_EVICTIONS = 360;
     /**
      * Pages read together on a miss while the pool has free frames (256 KiB at 4 KiB pages; OO1's
      * cold lookup: 9.4 ms with single pages, about 4 with 16, about 3 with 64).
      */
     static final int READ_AHEAD_PAGES = 64;
-    static final long OFF_PINS = 1024;
-    static final int PIN_STRIDE = 64;
-    static final int PART_STRIDE = 64;
-    static final int FILE_ENTRY = 256;
-    static final int F_STATE = 0;
-    static final int F_NAME_LEN = 4;
-    static final int F_PAGES = 8;
-    static final int F_NEEDS_FORCE = 16;
-    static final int F_GENERATION = 24;
-    static final int F_NAME = 32;
-    static final int MAX_NAME = FILE_ENTRY - F_NAME;
-    static final int FRAME = 128;
-    static final int FR_LATCH = 0;
-    static final int FR_STATE = 16;
-    static final int FR_PINS = 20;
-    static final int FR_FILE = 24;
-    static final int FR_NEXT = 28;
-    static final int FR_PAGE = 32;
-    static final int FR_REC_LSN = 40;
-    static final int FR_FLUSH_LSN = 48;
-    static final int FR_DIRTY = 56;
-    static final int FR_REF = 60;
-    static final int FR_VALID = 64;
-    static final int FREE = 0;
-    static final int LOADING = 1;
-    static final int VALID = 2;
-    static final long MAX_PAGE_NO = (1L << 40) - 1;
-    /** Version of the {@code buffer.cfg} settings region (2: tornWriteProtection). */
-    static final int CFG_VERSION = 2;
-    /** Pages whose images a checkpoint logs before one log force, then writes. */
-    static final int IMAGE_BATCH = 32;
-
-    /** Layout of one configuration: every offset derived from it. */
-    record Layout(int pageSize, int frames, int buckets, int partitions, int maxFiles, int maxProcesses,
-                  long offPart, long offBucket, long offFiles, long offFrame, long offPages, long size) {
-        static Layout of(BufferConfig c, int maxProcesses) {
-            int frames = c.frames();
-            int buckets = Math.max(c.partitions(), Integer.highestOneBit(Math.max(1, frames - 1)) << 2);
-            long offPart = OFF_PINS + (long) PIN_STRIDE * maxProcesses;
-            long offBucket = offPart + (long) PART_STRIDE * c.partitions();
-            long offFiles = align(offBucket + 4L * buckets, 64);
-            long offFrame = offFiles + (long) FILE_ENTRY * c.maxFiles();
-            long offPages = align(offFrame + (long) FRAME * frames, c.pageSize());
-            return new Layout(c.pageSize(), frames, buckets, c.partitions(), c.maxFiles(), maxProcesses,
-                    offPart, offBucket, offFiles, offFrame, offPages, offPages + (long) c.pageSize() * frames);
-        }
-
-        RegionSpec spec() {
-            return new RegionSpec("buffer", size, LAYOUT_VERSION,
-                    new LatchArray(OFF_REGISTRY_LATCH, 64, 1),
-                    new LatchArray(offPart, PART_STRIDE, partitions),
-                    new LatchArray(offFrame + FR_LATCH, FRAME, frames));
-        }
-    }
-
-    private static long align(long v, long a) {
-        return (v + a - 1) / a * a;
-    }
 
     private final RegionEnvironment env;
     private final Storage storage;
@@ -175,13 +56,12 @@ public final class SharedBufferPool implements BufferManager {
     private final long pinSlot;
     /** Log each page's image (forced) before writing it: recovery repairs torn writes from it. */
     private final boolean imagesBeforeWrites;
-    private final LongAdder imagedWrites = new LongAdder();
-    private final Map<Integer, StorageFile> files = new ConcurrentHashMap<>();
+    private final DataFileTable table;
+    private final PageWriter writer;
     private final ThreadLocal<byte[]> io;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder reads = new LongAdder();
-    private final LongAdder writes = new LongAdder();
     private final LongAdder evictions = new LongAdder();
     private final FailCheckListener listener = this::failCheck;
     private volatile boolean closed;
@@ -194,23 +74,25 @@ public final class SharedBufferPool implements BufferManager {
         this.log = log;
         this.lay = lay;
         this.mem = region.memory();
-        this.frames = lay.frames;
-        this.pageSize = lay.pageSize;
+        this.frames = lay.frames();
+        this.pageSize = lay.pageSize();
         this.registryLatch = env.latch(region, OFF_REGISTRY_LATCH, "buffer file registry latch");
-        this.partLatches = new Latch[lay.partitions];
-        for (int i = 0; i < lay.partitions; i++) {
-            partLatches[i] = env.latch(region, lay.offPart + (long) PART_STRIDE * i, "buffer hash partition " + i);
+        this.table = new DataFileTable(env, storage, log, lay, mem, registryLatch, this::checkOpen);
+        this.partLatches = new Latch[lay.partitions()];
+        for (int i = 0; i < lay.partitions(); i++) {
+            partLatches[i] = env.latch(region, lay.offPart() + (long) PART_STRIDE * i, "buffer hash partition " + i);
         }
         this.frameLatches = new Latch[frames];
         this.frameViews = new java.nio.ByteBuffer[frames];
         for (int i = 0; i < frames; i++) {
-            frameLatches[i] = env.latch(region, lay.offFrame + (long) FRAME * i + FR_LATCH, "buffer frame " + i);
+            frameLatches[i] = env.latch(region, lay.offFrame() + (long) FRAME * i + FR_LATCH, "buffer frame " + i);
         }
         for (int i = 0; i < frames; i++) {
             frameViews[i] = mem.slice(pageBase(i), pageSize); // built up front: safely published
         }
         this.pinSlot = OFF_PINS + (long) PIN_STRIDE * env.processSlot();
         this.io = ThreadLocal.withInitial(() -> new byte[pageSize]);
+        this.writer = new PageWriter(this, env, log, lay, mem, table, frameLatches, imagesBeforeWrites, io);
     }
 
     /**
@@ -232,16 +114,16 @@ public final class SharedBufferPool implements BufferManager {
         bp.registryLatch.acquire();
         try {
             if (bp.mem.getIntVolatile(OFF_STATE) == 0) {
-                bp.mem.putInt(OFF_PAGE_SIZE, lay.pageSize);
-                bp.mem.putInt(OFF_FRAMES, lay.frames);
-                bp.mem.putInt(OFF_BUCKETS, lay.buckets);
-                bp.mem.putInt(OFF_PARTITIONS, lay.partitions);
-                bp.mem.putInt(OFF_MAX_FILES, lay.maxFiles);
-                bp.mem.putInt(OFF_MAX_PROCESSES, lay.maxProcesses);
-                bp.loadRegistry();
+                bp.mem.putInt(OFF_PAGE_SIZE, lay.pageSize());
+                bp.mem.putInt(OFF_FRAMES, lay.frames());
+                bp.mem.putInt(OFF_BUCKETS, lay.buckets());
+                bp.mem.putInt(OFF_PARTITIONS, lay.partitions());
+                bp.mem.putInt(OFF_MAX_FILES, lay.maxFiles());
+                bp.mem.putInt(OFF_MAX_PROCESSES, lay.maxProcesses());
+                bp.table.loadRegistry();
                 bp.mem.putIntVolatile(OFF_STATE, 1);
-            } else if (bp.mem.getInt(OFF_PAGE_SIZE) != lay.pageSize || bp.mem.getInt(OFF_FRAMES) != lay.frames
-                    || bp.mem.getInt(OFF_MAX_FILES) != lay.maxFiles || bp.mem.getInt(OFF_PARTITIONS) != lay.partitions) {
+            } else if (bp.mem.getInt(OFF_PAGE_SIZE) != lay.pageSize() || bp.mem.getInt(OFF_FRAMES) != lay.frames()
+                    || bp.mem.getInt(OFF_MAX_FILES) != lay.maxFiles() || bp.mem.getInt(OFF_PARTITIONS) != lay.partitions()) {
                 throw new IllegalArgumentException("BufferConfig " + config + " differs from the running environment's "
                         + "(pageSize " + bp.mem.getInt(OFF_PAGE_SIZE) + ", frames " + bp.mem.getInt(OFF_FRAMES)
                         + ", maxFiles " + bp.mem.getInt(OFF_MAX_FILES) + ", partitions "
@@ -255,33 +137,32 @@ public final class SharedBufferPool implements BufferManager {
     }
 
     /**
-     * The settings live in a small fixed-size region ({@code buffer.cfg}: latch at 256, state at
-     * 320, pageSize 324, maxFiles 328, partitions 332, poolBytes 336, tornWriteProtection 344),
-     * checked before the pool
-     * region is attached: its size depends on them, so a process with other settings would
-     * otherwise only see a fingerprint mismatch instead of the setting to fix.
+     * The settings live in a small fixed-size region ({@code buffer.cfg}, offsets {@code CFG_*} of
+     * {@link BufferLayout}), checked before the pool region is attached: its size depends on
+     * them, so a process with other settings would otherwise only see a fingerprint mismatch
+     * instead of the setting to fix.
      */
     private static void checkSettings(RegionEnvironment env, BufferConfig config) {
-        Region cfg = env.region(new RegionSpec("buffer.cfg", 512, CFG_VERSION, new LatchArray(256, 64, 1)));
+        Region cfg = env.region(new RegionSpec("buffer.cfg", CFG_SIZE, CFG_VERSION, FINGERPRINT, new LatchArray(CFG_LATCH, 64, 1)));
         Memory m = cfg.memory();
-        Latch l = env.latch(cfg, 256, "buffer settings latch");
+        Latch l = env.latch(cfg, CFG_LATCH, "buffer settings latch");
         l.acquire();
         try {
-            if (m.getIntVolatile(320) == 0) {
-                m.putInt(324, config.pageSize());
-                m.putInt(328, config.maxFiles());
-                m.putInt(332, config.partitions());
-                m.putLong(336, config.poolBytes());
-                m.putInt(344, config.tornWriteProtection() ? 1 : 0);
-                m.putIntVolatile(320, 1);
+            if (m.getIntVolatile(CFG_STATE) == 0) {
+                m.putInt(CFG_PAGE_SIZE, config.pageSize());
+                m.putInt(CFG_MAX_FILES, config.maxFiles());
+                m.putInt(CFG_PARTITIONS, config.partitions());
+                m.putLong(CFG_POOL_BYTES, config.poolBytes());
+                m.putInt(CFG_TORN_WRITE_PROTECTION, config.tornWriteProtection() ? 1 : 0);
+                m.putIntVolatile(CFG_STATE, 1);
                 return;
             }
-            String what = m.getInt(324) != config.pageSize() ? "pageSize " + config.pageSize() + " (running: " + m.getInt(324) + ")"
-                    : m.getLong(336) != config.poolBytes() ? "poolBytes " + config.poolBytes() + " (running: " + m.getLong(336) + ")"
-                    : m.getInt(328) != config.maxFiles() ? "maxFiles " + config.maxFiles() + " (running: " + m.getInt(328) + ")"
-                    : m.getInt(332) != config.partitions() ? "partitions " + config.partitions() + " (running: " + m.getInt(332) + ")"
-                    : (m.getInt(344) != 0) != config.tornWriteProtection() ? "tornWriteProtection "
-                            + config.tornWriteProtection() + " (running: " + (m.getInt(344) != 0) + ")"
+            String what = m.getInt(CFG_PAGE_SIZE) != config.pageSize() ? "pageSize " + config.pageSize() + " (running: " + m.getInt(CFG_PAGE_SIZE) + ")"
+                    : m.getLong(CFG_POOL_BYTES) != config.poolBytes() ? "poolBytes " + config.poolBytes() + " (running: " + m.getLong(CFG_POOL_BYTES) + ")"
+                    : m.getInt(CFG_MAX_FILES) != config.maxFiles() ? "maxFiles " + config.maxFiles() + " (running: " + m.getInt(CFG_MAX_FILES) + ")"
+                    : m.getInt(CFG_PARTITIONS) != config.partitions() ? "partitions " + config.partitions() + " (running: " + m.getInt(CFG_PARTITIONS) + ")"
+                    : (m.getInt(CFG_TORN_WRITE_PROTECTION) != 0) != config.tornWriteProtection() ? "tornWriteProtection "
+                            + config.tornWriteProtection() + " (running: " + (m.getInt(CFG_TORN_WRITE_PROTECTION) != 0) + ")"
                     : null;
             if (what != null) {
                 throw new IllegalArgumentException("BufferConfig." + what + " differs from the running environment "
@@ -293,73 +174,7 @@ public final class SharedBufferPool implements BufferManager {
         }
     }
 
-    // ------------------------------------------------------------------ file registry
-
-    private long fileEntry(int fileId) {
-        return lay.offFiles + (long) FILE_ENTRY * (fileId - 1);
-    }
-
-    private void loadRegistry() {
-        try {
-            if (!storage.exists(FileRegistryCodec.FILE)) {
-                List<String> orphans = DataFiles.withHeaders(storage);
-                if (!orphans.isEmpty()) {
-                    throw new CorruptionException("the file registry " + where(FileRegistryCodec.FILE) + " is missing "
-                            + "but data files exist (" + String.join(", ", orphans) + "): log records name files by "
-                            + "id, so they cannot be used without it. Rebuild it from the data files' headers "
-                            + "(Environment.rebuildFileRegistry, org.libtp.db); nothing was changed");
-                }
-                return;
-            }
-            byte[] bytes;
-            try (StorageFile f = storage.open(FileRegistryCodec.FILE, false)) {
-                long size = f.size();
-                if (size > 64L << 20) {
-                    throw new CorruptionException(storage.directory().resolve(FileRegistryCodec.FILE)
-                            + " is implausibly large (" + size + " bytes)");
-                }
-                bytes = new byte[(int) size];
-                f.readFully(ByteBuffer.wrap(bytes), 0);
-            }
-            Map<Integer, String> reg;
-            try {
-                reg = FileRegistryCodec.decode(bytes, where(FileRegistryCodec.FILE));
-            } catch (CorruptionException e) {
-                throw new CorruptionException(e.getMessage() + "; or rebuild it from the data files' headers "
-                        + "(Environment.rebuildFileRegistry, org.libtp.db). Nothing was changed", e);
-            }
-            for (Map.Entry<Integer, String> e : reg.entrySet()) {
-                int id = e.getKey();
-                if (id < 1 || id > lay.maxFiles) {
-                    throw new IllegalArgumentException("the file registry of " + env.home() + " uses file id " + id
-                            + " but BufferConfig.maxFiles is " + lay.maxFiles + "; raise it");
-                }
-                writeEntry(id, e.getValue());
-            }
-        } catch (IOException e) {
-            throw new EnvironmentAccessException("cannot read the file registry of " + env.home() + ": " + e, e);
-        }
-    }
-
-    private void writeEntry(int id, String name) throws IOException {
-        long at = fileEntry(id);
-        byte[] n = name.getBytes(StandardCharsets.UTF_8);
-        long pages;
-        if (!storage.exists(name)) {
-            throw new CorruptionException("data file " + where(name) + " is registered in " + FileRegistryCodec.FILE
-                    + " as file id " + id + " but is missing: restore it from a backup (its database cannot be read "
-                    + "without it); nothing was changed");
-        }
-        try (StorageFile f = storage.open(name, false)) {
-            checkHeader(f, name, id);
-            pages = Math.max(0, (f.size() - pageSize + pageSize - 1) / pageSize);
-        }
-        mem.putInt(at + F_NAME_LEN, n.length);
-        mem.putBytes(at + F_NAME, n, 0, n.length);
-        mem.putLongVolatile(at + F_PAGES, pages);
-        mem.putIntVolatile(at + F_NEEDS_FORCE, 0);
-        mem.putIntVolatile(at + F_STATE, 1);
-    }
+    // ------------------------------------------------------------------ file registry (DataFileTable)
 
     /**
      * The generation of file {@code fileId}: raised by {@link #raiseGeneration} whenever what
@@ -367,222 +182,72 @@ public final class SharedBufferPool implements BufferManager {
      * notices with one shared read. Not durable: handles do not outlive the regions.
      */
     public long generation(int fileId) {
-        checkFile(fileId);
-        return mem.getLongVolatile(fileEntry(fileId) + F_GENERATION);
+        return table.generation(fileId);
     }
 
     /** Raises the generation of file {@code fileId} (see {@link #generation}). */
     public void raiseGeneration(int fileId) {
-        checkFile(fileId);
-        mem.getAndAddLong(fileEntry(fileId) + F_GENERATION, 1);
+        table.raiseGeneration(fileId);
     }
 
     @Override
     public String describe(int fileId) {
-        if (fileId >= 1 && fileId <= lay.maxFiles && mem.getIntVolatile(fileEntry(fileId) + F_STATE) == 1) {
-            return "data file " + nameAt(fileId) + " (file id " + fileId + ") in " + env.home();
-        }
-        return "file id " + fileId + " in " + env.home();
-    }
-
-    private String where(String name) {
-        return storage.directory().resolve(name).toString();
-    }
-
-    /**
-     * Checks the header page of data file {@code f}: a LibTP data file of this environment,
-     * registered as {@code id}, with this pool's page size.
-     */
-    private void checkHeader(StorageFile f, String name, int id) throws IOException {
-        byte[] h = new byte[DataFileHeader.SIZE];
-        if (f.size() < DataFileHeader.SIZE) {
-            throw new CorruptionException("data file " + where(name) + " is " + f.size() + " bytes, shorter than its "
-                    + "header: it was cut short; restore it from a backup");
-        }
-        f.readFully(ByteBuffer.wrap(h), 0);
-        DataFileHeader dh = DataFileHeader.decode(where(name), h);
-        long envId = log == null ? 0 : log.environmentId();
-        if (envId != 0 && dh.envId() != envId) {
-            throw new CorruptionException("data file " + where(name) + " belongs to another environment (id "
-                    + Long.toHexString(dh.envId()) + ", this one " + Long.toHexString(envId) + "): it was copied from "
-                    + "elsewhere. Restore this environment's file, or adopt the file: Environment.rebuildFileRegistry "
-                    + "then Environment.resetLog (org.libtp.db)");
-        }
-        if (dh.fileId() != id || !dh.name().equals(name)) {
-            throw new CorruptionException("data file " + where(name) + " says it is file id " + dh.fileId() + " '"
-                    + dh.name() + "', but " + FileRegistryCodec.FILE + " registers it as file id " + id
-                    + ": the registry or the file was replaced. Rebuild the registry from the data files' headers "
-                    + "(Environment.rebuildFileRegistry, org.libtp.db) or restore from a backup");
-        }
-        if (dh.pageSize() != pageSize) {
-            throw new CorruptionException("data file " + where(name) + " has " + dh.pageSize() + "-byte pages, but the "
-                    + "environment's buffer pool uses " + pageSize + "-byte pages; open the environment with page size "
-                    + dh.pageSize());
-        }
+        return table.describe(fileId);
     }
 
     @Override
     public int open(String name) {
-        checkOpen();
-        checkName(name);
-        env.checkValid();
-        int id = fileId(name);
-        if (id > 0) {
-            return id;
-        }
-        registryLatch.acquire();
-        try {
-            id = fileId(name);
-            if (id > 0) {
-                return id;
-            }
-            int free = -1;
-            for (int i = 1; i <= lay.maxFiles && free < 0; i++) {
-                if (mem.getIntVolatile(fileEntry(i) + F_STATE) == 0) {
-                    free = i;
-                }
-            }
-            if (free < 0) {
-                throw new CapacityExceededException("the file registry of " + env.home() + " is full ("
-                        + lay.maxFiles + " files); raise BufferConfig.maxFiles");
-            }
-            Map<Integer, String> all = registered();
-            all.put(free, name);
-            try {
-                try (StorageFile f = storage.open(name, true)) {
-                    // The header first, forced; its directory entry is made durable with the registry's.
-                    // A file with at most a header is a registration a crash cut short: taken over.
-                    if (f.size() > pageSize) {
-                        throw new CorruptionException("data file " + where(name) + " exists but is not registered in "
-                                + FileRegistryCodec.FILE + ": the registry lost it. Rebuild the registry from the data "
-                                + "files' headers (Environment.rebuildFileRegistry, org.libtp.db); nothing was changed");
-                    }
-                    long envId = log == null ? 0 : log.environmentId();
-                    f.write(new DataFileHeader(pageSize, envId, free, name, System.currentTimeMillis()).encode(), 0);
-                    f.force();
-                }
-                storage.replaceFile(FileRegistryCodec.FILE, FileRegistryCodec.encode(all));
-                writeEntry(free, name);
-            } catch (IOException e) {
-                if (StorageErrors.isNoSpace(e)) {
-                    throw new OutOfSpaceException("no space to register data file " + name + " in " + env.home()
-                            + " (" + e.getMessage() + "): nothing was registered; free space on that file system "
-                            + "and retry", e);
-                }
-                throw new EnvironmentAccessException("cannot register data file " + name + " in " + env.home()
-                        + ": " + e, e);
-            }
-            LOG.debug("registered data file {} as file id {} in {}", name, free, env.home());
-            return free;
-        } finally {
-            registryLatch.release();
-        }
-    }
-
-    private static void checkName(String name) {
-        // '+' is allowed here but not in database names: the catalog uses it for the new file of
-        // a re-created database, which then cannot clash with another database's file.
-        if (name == null || name.isEmpty() || !name.matches("[A-Za-z0-9_.+-]+")
-                || name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME
-                || name.startsWith("__libtp") || name.startsWith("log.") || name.equals(".") || name.equals("..")) {
-            throw new IllegalArgumentException("data file name '" + name + "' must be 1.." + MAX_NAME
-                    + " characters of [A-Za-z0-9_.+-], not '.', '..', nor start with '__libtp' or 'log.'");
-        }
+        return table.open(name);
     }
 
     /** Names of the registered data files. */
     public List<String> registeredNames() {
-        checkOpen();
-        return new java.util.ArrayList<>(registered().values());
-    }
-
-    private Map<Integer, String> registered() {
-        Map<Integer, String> out = new TreeMap<>();
-        for (int i = 1; i <= lay.maxFiles; i++) {
-            if (mem.getIntVolatile(fileEntry(i) + F_STATE) == 1) {
-                out.put(i, nameAt(i));
-            }
-        }
-        return out;
-    }
-
-    private String nameAt(int id) {
-        long at = fileEntry(id);
-        int len = mem.getInt(at + F_NAME_LEN);
-        if (len < 0 || len > MAX_NAME) {
-            throw new CorruptionException("buffer region of " + env.home() + ": file entry " + id + " has name length " + len);
-        }
-        byte[] b = new byte[len];
-        mem.getBytes(at + F_NAME, b, 0, len);
-        return new String(b, StandardCharsets.UTF_8);
+        return table.registeredNames();
     }
 
     @Override
     public int fileId(String name) {
-        checkOpen();
-        checkName(name);
-        for (int i = 1; i <= lay.maxFiles; i++) {
-            if (mem.getIntVolatile(fileEntry(i) + F_STATE) == 1 && nameAt(i).equals(name)) {
-                return i;
-            }
-        }
-        return -1;
+        return table.fileId(name);
     }
 
     @Override
     public String fileName(int fileId) {
-        checkOpen();
-        checkFile(fileId);
-        return nameAt(fileId);
-    }
-
-    private void checkFile(int fileId) {
-        if (fileId < 1 || fileId > lay.maxFiles || mem.getIntVolatile(fileEntry(fileId) + F_STATE) != 1) {
-            throw new IllegalArgumentException("file id " + fileId + " is not registered in " + env.home()
-                    + "; open the file first");
-        }
-    }
-
-    private StorageFile file(int fileId) {
-        StorageFile f = files.get(fileId);
-        if (f != null) {
-            return f;
-        }
-        return files.computeIfAbsent(fileId, id -> {
-            try {
-                return storage.open(nameAt(id), false);
-            } catch (IOException e) {
-                throw new EnvironmentAccessException("cannot open data file " + nameAt(id) + " in " + env.home()
-                        + ": " + e, e);
-            }
-        });
+        return table.fileName(fileId);
     }
 
     @Override
     public long pageCount(int fileId) {
-        checkOpen();
-        checkFile(fileId);
-        return mem.getLongVolatile(fileEntry(fileId) + F_PAGES);
+        return table.pageCount(fileId);
+    }
+
+    private long fileEntry(int fileId) {
+        return table.fileEntry(fileId);
+    }
+
+    private StorageFile file(int fileId) {
+        return table.file(fileId);
+    }
+
+    private void checkFile(int fileId) {
+        table.checkFile(fileId);
+    }
+
+    private String nameAt(int fileId) {
+        return table.nameAt(fileId);
     }
 
     private void extendTo(int fileId, long pages) {
-        long at = fileEntry(fileId) + F_PAGES;
-        while (true) {
-            long n = mem.getLongVolatile(at);
-            if (n >= pages || mem.compareAndSetLong(at, n, pages)) {
-                return;
-            }
-        }
+        table.extendTo(fileId, pages);
     }
 
     // ------------------------------------------------------------------ frames and the hash table
 
-    private long meta(int f) {
-        return lay.offFrame + (long) FRAME * f;
+    long meta(int f) {
+        return lay.offFrame() + (long) FRAME * f;
     }
 
     long pageBase(int f) {
-        return lay.offPages + (long) pageSize * f;
+        return lay.offPages() + (long) pageSize * f;
     }
 
     Latch frameLatch(int f) {
@@ -592,15 +257,15 @@ public final class SharedBufferPool implements BufferManager {
     private int bucket(int fileId, long pageNo) {
         long h = (pageNo * 0x9E3779B97F4A7C15L) ^ ((long) fileId * 0xC2B2AE3D27D4EB4FL);
         h ^= h >>> 29;
-        return (int) h & (lay.buckets - 1);
+        return (int) h & (lay.buckets() - 1);
     }
 
     private Latch partition(int bucket) {
-        return partLatches[bucket & (lay.partitions - 1)];
+        return partLatches[bucket & (lay.partitions() - 1)];
     }
 
     private long bucketAt(int bucket) {
-        return lay.offBucket + 4L * bucket;
+        return lay.offBucket() + 4L * bucket;
     }
 
     /** Under the bucket's partition latch: the frame holding the page, or -1. */
@@ -899,7 +564,7 @@ public final class SharedBufferPool implements BufferManager {
     }
 
     /** Reads {@code buf.length} bytes from page {@code firstPage} on, short at end of file; returns the bytes read. */
-    private int read(int fileId, long firstPage, byte[] buf, String what) {
+    int read(int fileId, long firstPage, byte[] buf, String what) {
         int n = 0;
         try {
             StorageFile file = file(fileId);
@@ -1027,7 +692,7 @@ public final class SharedBufferPool implements BufferManager {
                 // A dirty victim: write it and the next cold dirty frames the sweep will reach,
                 // their images logged at one force for all, rather than one force per eviction.
                 try {
-                    cleanAhead(f);
+                    writer.cleanAhead(f);
                 } catch (OutOfSpaceException e) {
                     // the victim's own write below may still use the log's reserve
                 }
@@ -1059,7 +724,7 @@ public final class SharedBufferPool implements BufferManager {
                 }
                 if (mem.getIntVolatile(m + FR_DIRTY) != 0) {
                     try {
-                        write(f);
+                        writer.write(f);
                     } catch (OutOfSpaceException | EnvironmentAccessException e) {
                         // It stays dirty; a clean frame elsewhere may still do (a full disk
                         // then only stops what needs a dirty page written).
@@ -1101,110 +766,11 @@ public final class SharedBufferPool implements BufferManager {
     }
 
     /** The log this pool writes ahead to (null without logging). */
-    LogManager log() {
+    public LogManager log() {
         return log;
     }
 
-    private RuntimeException writeFailure(IOException e, int fileId, long pageNo) {
-        if (StorageErrors.isNoSpace(e)) {
-            long free = StorageErrors.usableSpace(env.home());
-            return new OutOfSpaceException("no space to write page " + pageNo + " of data file " + nameAt(fileId)
-                    + " in " + env.home() + " (" + e.getMessage() + "; " + (free < 0 ? "free space unknown"
-                    : free + " bytes free") + "): the page stays in the buffer pool; abort the transaction, free "
-                    + "space on that file system and retry", e);
-        }
-        return new EnvironmentAccessException("cannot write page " + pageNo + " of " + nameAt(fileId) + " in "
-                + env.home() + ": " + e, e);
-    }
-
-    /**
-     * Pages of this process whose image was logged (and forced) but whose write failed, by
-     * (file id, page): the sealed copy that was imaged. Empty but while writes fail.
-     */
-    private final Map<Long, byte[]> imagedNotWritten = new java.util.concurrent.ConcurrentHashMap<>();
-    /** A length each data file is known to have reached (this process saw it or wrote it), by file id. */
-    private final Map<Integer, Long> knownLength = new java.util.concurrent.ConcurrentHashMap<>();
-
-    /** Writes frame {@code f} (latch held, valid, dirty) to its file: the log first. */
-    private void write(int f) {
-        writeFrame(f, null, true);
-    }
-
-    /**
-     * Writes frame {@code f} (latch held, valid, dirty) to its file: the log first. With
-     * torn-write protection the page's image is logged and forced before the write, unless it is
-     * {@code imaged} (a copy whose image the log holds, forced); {@code mayUseReserve}: that
-     * image may use the log's end-of-file reserve (an eviction an abort may depend on).
-     */
-    private void writeFrame(int f, byte[] imaged, boolean mayUseReserve) {
-        long m = meta(f);
-        int fileId = mem.getInt(m + FR_FILE);
-        long pageNo = mem.getLong(m + FR_PAGE);
-        long flushTo = mem.getLong(m + FR_FLUSH_LSN);
-        if (log != null && flushTo != Lsn.NULL && !imagesBeforeWrites) {
-            log.flush(flushTo, Durability.SYNC); // the write-ahead rule (the image's force covers it)
-        }
-        byte[] buf = io.get();
-        mem.putIntVolatile(m + FR_DIRTY, 0); // before the copy: a change after it re-dirties
-        mem.getBytes(pageBase(f), buf, 0, pageSize);
-        PageHeader.seal(buf, pageSize, pageNo);
-        long pageKey = (long) fileId << 40 | pageNo;
-        byte[] known = imaged != null ? imaged : imagedNotWritten.get(pageKey);
-        if (imagesBeforeWrites && !java.util.Arrays.equals(buf, known)) {
-            // A page past the file's end needs new blocks: get them (zeros: a page never written)
-            // before its image goes to the log, so that a full disk refuses the write before it
-            // has used log space (evictions may use the log's reserve, which a full disk would
-            // otherwise drain one image per failed write).
-            try {
-                long at = (pageNo + 1) * pageSize;
-                Long reached = knownLength.get(fileId); // files never shrink: no size call below it
-                if (reached == null || reached < at + pageSize) {
-                    StorageFile sf = file(fileId);
-                    long size = sf.size();
-                    if (size < at + pageSize) {
-                        sf.write(ByteBuffer.allocate(pageSize), at);
-                        size = at + pageSize;
-                    }
-                    knownLength.merge(fileId, size, Math::max);
-                }
-            } catch (IOException e) {
-                mem.putIntVolatile(m + FR_DIRTY, 1);
-                throw writeFailure(e, fileId, pageNo);
-            }
-            try {
-                // The image follows every change of the page in the log: its force is also the
-                // write-ahead force.
-                log.flush(logImage(fileId, pageNo, buf, mayUseReserve), Durability.SYNC);
-            } catch (RuntimeException e) {
-                mem.putIntVolatile(m + FR_DIRTY, 1); // not written: stays dirty
-                throw e;
-            }
-        }
-        try {
-            file(fileId).write(ByteBuffer.wrap(buf), (pageNo + 1) * pageSize); // after the header page
-            imagedNotWritten.remove(pageKey);
-        } catch (IOException e) {
-            // The page stays dirty in the pool: written again later, nothing is lost. Its image
-            // is in the log already: a retry of the same content logs none again (while a disk
-            // stays full, evictions retrying one page would otherwise eat the log's reserve).
-            if (imagesBeforeWrites) {
-                imagedNotWritten.put(pageKey, buf.clone());
-            }
-            mem.putIntVolatile(m + FR_DIRTY, 1);
-            throw writeFailure(e, fileId, pageNo);
-        }
-        mem.putLongVolatile(m + FR_REC_LSN, Lsn.NULL);
-        mem.putIntVolatile(fileEntry(fileId) + F_NEEDS_FORCE, 1);
-        writes.increment();
-    }
-
-    /** Appends (does not force) the image of a sealed page about to be written; returns the record's end. */
-    private long logImage(int fileId, long pageNo, byte[] sealed, boolean mayUseReserve) {
-        byte[] payload = LogRecords.encode(new LogRecord.PageWrite(fileId, pageNo, sealed));
-        long lsn = log.append(RecordType.PAGE_WRITE.id(), 0, Lsn.NULL, payload, mayUseReserve);
-        imagedWrites.increment();
-        return lsn + org.libtp.core.log.LogRecordCodec.HEADER_SIZE + payload.length;
-    }
+    // ------------------------------------------------------------------ page writes (PageWriter)
 
     /**
      * Recovery, before redo: if page {@code pageNo} of {@code fileId} on disk fails its check or
@@ -1212,209 +778,18 @@ public final class SharedBufferPool implements BufferManager {
      * {@code imageLsn}) and forces the file. Redo then goes on from the copy's page LSN. True if
      * the page was rewritten. A file no longer registered is skipped.
      */
-    boolean repairTorn(int fileId, long pageNo, byte[] image, long imageLsn) {
-        checkOpen();
-        if (fileId < 1 || fileId > lay.maxFiles || mem.getIntVolatile(fileEntry(fileId) + F_STATE) != 1
-                || image.length != pageSize) {
-            return false;
-        }
-        byte[] buf = new byte[pageSize];
-        int n = read(fileId, pageNo, buf, "page " + pageNo);
-        java.util.Arrays.fill(buf, n, pageSize, (byte) 0);
-        String why = n < pageSize ? (n == 0 ? "missing" : "cut short at " + n + " bytes")
-                : PageHeader.check(buf, pageSize, pageNo);
-        if (why == null) {
-            return false; // intact (maybe older than the image: redo brings it forward)
-        }
-        try {
-            StorageFile file = file(fileId);
-            file.write(ByteBuffer.wrap(image), (pageNo + 1) * pageSize);
-            file.force();
-        } catch (IOException e) {
-            throw new EnvironmentAccessException("cannot rewrite torn page " + pageNo + " of " + nameAt(fileId) + " in "
-                    + env.home() + ": " + e, e);
-        }
-        LOG.warn("page {} of data file {} in {} failed its check ({}: a write torn by a crash, or damage since); "
-                + "rewritten from its image logged at {}", pageNo, nameAt(fileId), env.home(), why, Lsn.toString(imageLsn));
-        return true;
+    public boolean repairTorn(int fileId, long pageNo, byte[] image, long imageLsn) {
+        return writer.repairTorn(fileId, pageNo, image, imageLsn);
     }
-
-    // ------------------------------------------------------------------ flush, sync, checkpoint
 
     @Override
     public void flush(int fileId) {
-        checkOpen();
-        checkFile(fileId);
-        env.checkValid();
-        writeDirty(fileId, Long.MAX_VALUE);
-        force(fileId);
+        writer.flush(fileId);
     }
 
     @Override
     public void sync() {
-        checkOpen();
-        env.checkValid();
-        writeDirty(0, Long.MAX_VALUE);
-        forceAll();
-    }
-
-    /**
-     * Writes the dirty pages of {@code fileId} (0 = all files) whose oldest unwritten change is
-     * before {@code before} (pages changed without logging always), one frame latch at a time.
-     */
-    private void writeDirty(int fileId, long before) {
-        // One pass finds the candidates (and the newest change among them), the next writes
-        // only those: a pool of 64k frames is not walked twice per checkpoint.
-        int[] found = new int[64];
-        int n = 0;
-        long upTo = Lsn.NULL;
-        for (int f = 0; f < frames; f++) {
-            if (toWrite(f, fileId, before)) {
-                if (n == found.length) {
-                    found = java.util.Arrays.copyOf(found, n * 2);
-                }
-                found[n++] = f;
-                upTo = Math.max(upTo, mem.getLongVolatile(meta(f) + FR_FLUSH_LSN));
-            }
-        }
-        if (imagesBeforeWrites) {
-            for (int k = 0; k < n; k += IMAGE_BATCH) {
-                writeImaged(found, k, Math.min(n, k + IMAGE_BATCH), fileId);
-            }
-            return;
-        }
-        // One write-ahead force up front, to the newest change of the pages to be written,
-        // rather than one per frame under its latch (and none if nothing needs it). A frame
-        // changed since is forced for again by write() itself.
-        if (log != null && upTo > log.flushedLsn()) {
-            log.flush(upTo, Durability.SYNC);
-        }
-        for (int k = 0; k < n; k++) {
-            int f = found[k];
-            frameLatches[f].acquire();
-            try {
-                if (stillToWrite(f, fileId)) {
-                    write(f);
-                }
-            } finally {
-                frameLatches[f].release();
-            }
-        }
-    }
-
-    /**
-     * Writes frames {@code found[from..to)} with torn-write protection at one log force for all:
-     * each page's image is logged under its latch, the log forced once, then each page written
-     * under its latch again if it still equals its logged image (else with an image of its own).
-     */
-    private void writeImaged(int[] found, int from, int to, int fileId) {
-        writeImaged(found, from, to, fileId, false);
-    }
-
-    /**
-     * Cleans the cold dirty frames from {@code victim} on in clock order (the victim first, at
-     * most {@link #IMAGE_BATCH}, looking at no more than four times as many): each unpinned,
-     * valid, dirty frame whose reference bit is clear. Latches are only tried: the caller may
-     * hold a page latch (a B-tree descent), so waiting for another could deadlock.
-     */
-    private void cleanAhead(int victim) {
-        int[] batch = new int[IMAGE_BATCH];
-        int n = 0;
-        for (int i = 0, look = Math.min(4 * IMAGE_BATCH, frames); i < look && n < IMAGE_BATCH; i++) { // each frame once
-            int f = (victim + i) % frames;
-            long m = meta(f);
-            if (mem.getIntVolatile(m + FR_DIRTY) != 0 && mem.getIntVolatile(m + FR_STATE) == VALID
-                    && mem.getIntVolatile(m + FR_PINS) == 0 && (f == victim || mem.getIntVolatile(m + FR_REF) == 0)) {
-                batch[n++] = f;
-            }
-        }
-        writeImaged(batch, 0, n, 0, true);
-    }
-
-    /** As above; {@code tryOnly}: frames whose latch is busy are skipped instead of waited for. */
-    private void writeImaged(int[] found, int from, int to, int fileId, boolean tryOnly) {
-        byte[][] imaged = new byte[to - from][];
-        long upTo = Lsn.NULL;
-        for (int k = from; k < to; k++) {
-            int f = found[k];
-            if (tryOnly) {
-                if (!frameLatches[f].tryAcquire()) {
-                    continue;
-                }
-            } else {
-                frameLatches[f].acquire();
-            }
-            try {
-                if (stillToWrite(f, fileId)) {
-                    byte[] copy = new byte[pageSize];
-                    mem.getBytes(pageBase(f), copy, 0, pageSize);
-                    long pageNo = mem.getLong(meta(f) + FR_PAGE);
-                    PageHeader.seal(copy, pageSize, pageNo);
-                    upTo = Math.max(upTo, logImage(mem.getInt(meta(f) + FR_FILE), pageNo, copy, false));
-                    imaged[k - from] = copy;
-                }
-            } finally {
-                frameLatches[f].release();
-            }
-        }
-        if (upTo > log.flushedLsn()) {
-            log.flush(upTo, Durability.SYNC);
-        }
-        for (int k = from; k < to; k++) {
-            int f = found[k];
-            if (tryOnly) {
-                if (imaged[k - from] == null || !frameLatches[f].tryAcquire()) {
-                    continue; // busy: written later (an image without its write is harmless)
-                }
-            } else {
-                frameLatches[f].acquire();
-            }
-            try {
-                if (stillToWrite(f, fileId)) {
-                    writeFrame(f, imaged[k - from], false);
-                }
-            } finally {
-                frameLatches[f].release();
-            }
-        }
-    }
-
-    private boolean stillToWrite(int f, int fileId) {
-        long m = meta(f);
-        return mem.getIntVolatile(m + FR_DIRTY) != 0 && mem.getIntVolatile(m + FR_STATE) == VALID
-                && (fileId == 0 || mem.getInt(m + FR_FILE) == fileId);
-    }
-
-    private boolean toWrite(int f, int fileId, long before) {
-        long m = meta(f);
-        if (mem.getIntVolatile(m + FR_DIRTY) == 0 || mem.getIntVolatile(m + FR_STATE) != VALID
-                || fileId != 0 && mem.getInt(m + FR_FILE) != fileId) {
-            return false;
-        }
-        long rec = mem.getLongVolatile(m + FR_REC_LSN);
-        return rec == Lsn.NULL || rec < before;
-    }
-
-    private void force(int fileId) {
-        long at = fileEntry(fileId) + F_NEEDS_FORCE;
-        if (mem.getIntVolatile(at) == 0) {
-            return;
-        }
-        mem.putIntVolatile(at, 0); // before the force: a write after it sets it again
-        try {
-            file(fileId).force();
-        } catch (IOException e) {
-            // fsyncgate: the kernel may have dropped the pages; a retry proves nothing.
-            throw env.fail("force of data file " + nameAt(fileId) + " in " + env.home() + " failed: " + e);
-        }
-    }
-
-    private void forceAll() {
-        for (int id = 1; id <= lay.maxFiles; id++) {
-            if (mem.getIntVolatile(fileEntry(id) + F_STATE) == 1) {
-                force(id);
-            }
-        }
+        writer.sync();
     }
 
     /**
@@ -1425,40 +800,8 @@ public final class SharedBufferPool implements BufferManager {
      * the dirty-page table of what stays in the pool. Updates go on meanwhile: each frame is
      * latched only while it is written or looked at.
      */
-    List<LogRecord.DirtyPage> checkpoint(long writeBefore, int maxEntries) {
-        checkOpen();
-        writeDirty(0, writeBefore);
-        List<LogRecord.DirtyPage> table = dirtyPageTable();
-        if (table.size() > maxEntries) {
-            table.sort(Comparator.comparingLong(LogRecord.DirtyPage::recLsn));
-            long cut = table.get(table.size() - maxEntries).recLsn();
-            writeDirty(0, cut);
-            table = dirtyPageTable();
-        }
-        forceAll();
-        return table;
-    }
-
-    /** Dirty frames with their recLsn, each read under its latch (see the package note). */
-    List<LogRecord.DirtyPage> dirtyPageTable() {
-        List<LogRecord.DirtyPage> out = new ArrayList<>();
-        for (int f = 0; f < frames; f++) {
-            long m = meta(f);
-            if (mem.getIntVolatile(m + FR_STATE) == FREE) {
-                continue;
-            }
-            frameLatches[f].acquire();
-            try {
-                long rec = mem.getLong(m + FR_REC_LSN);
-                if (mem.getIntVolatile(m + FR_STATE) == VALID && mem.getIntVolatile(m + FR_DIRTY) != 0
-                        && rec != Lsn.NULL) {
-                    out.add(new LogRecord.DirtyPage(mem.getInt(m + FR_FILE), mem.getLong(m + FR_PAGE), rec));
-                }
-            } finally {
-                frameLatches[f].release();
-            }
-        }
-        return out;
+    public List<LogRecord.DirtyPage> checkpoint(long writeBefore, int maxEntries) {
+        return writer.checkpoint(writeBefore, maxEntries);
     }
 
     @Override
@@ -1480,8 +823,8 @@ public final class SharedBufferPool implements BufferManager {
                 pinned++;
             }
         }
-        return new BufferStats(hits.sum(), misses.sum(), reads.sum(), writes.sum(), evictions.sum(), frames, dirty, pinned,
-                imagedWrites.sum());
+        return new BufferStats(hits.sum(), misses.sum(), reads.sum(), writer.writes.sum(), evictions.sum(), frames, dirty, pinned,
+                writer.imagedWrites.sum());
     }
 
     RegionEnvironment environment() {
@@ -1503,7 +846,7 @@ public final class SharedBufferPool implements BufferManager {
         }
     }
 
-    private void checkOpen() {
+    void checkOpen() {
         if (closed) {
             throw new IllegalStateException("buffer manager of " + env.home() + " is closed");
         }
@@ -1516,14 +859,7 @@ public final class SharedBufferPool implements BufferManager {
         }
         closed = true;
         env.removeFailCheckListener(listener);
-        for (StorageFile f : files.values()) {
-            try {
-                f.close();
-            } catch (IOException e) {
-                LOG.warn("closing data file {} of {}: {}", f.name(), env.home(), e.toString());
-            }
-        }
-        files.clear();
+        table.closeFiles();
     }
 
     @Override

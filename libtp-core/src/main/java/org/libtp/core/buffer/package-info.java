@@ -1,8 +1,15 @@
 /**
  * The buffer manager (paper 3.1.3, 3.2.2): a pool of page frames in the shared region
  * {@code buffer}, used by every process of the environment, that enforces write-ahead logging.
- * {@link org.libtp.core.buffer.SharedBufferPool} has the region's offset table,
- * {@link org.libtp.core.buffer.PageHeader} the page header's.
+ * {@link org.libtp.core.buffer.SharedBufferPool} is the {@link org.libtp.core.buffer.BufferManager};
+ * the package-private {@code BufferLayout} has the offset tables of the regions {@code buffer} and
+ * {@code buffer.cfg}, their layout versions and fingerprint, {@link org.libtp.core.buffer.PageHeader}
+ * the page header's. Package-private parts: {@code DataFileTable} (the file registry, page
+ * counts, generations, data file headers and handles) and {@code PageWriter} (page writes under
+ * the write-ahead rule, torn-write images, file forces, checkpoint writes and the dirty-page
+ * table); the frame table, hash partitions, pins, CLOCK and read-ahead are still
+ * {@code SharedBufferPool}'s own. The package knows nothing of transactions: the record manager of logged page
+ * changes, {@code PageUpdates}, is in {@code org.libtp.core.txn}.
  *
  * <h2>Invariants</h2>
  * <ul>
@@ -89,7 +96,7 @@
  * image of its own); an eviction that meets a dirty victim cleans it and the cold dirty frames
  * the sweep reaches next the same way (latches only tried: the evictor may hold a page latch).
  * Recovery rewrites a page that fails its check from its newest image at or after the redo LSN
- * before redo (see {@link org.libtp.core.buffer.PageUpdates#beforeRedo}); a torn write always has
+ * before redo (see the transaction package's {@code PageUpdates.beforeRedo}); a torn write always has
  * one, because it began after the last checkpoint's dirty-page pass, so after its begin LSN.
  * Costs a page of log per page write (not per commit). Off: a torn page stays a
  * {@code CorruptionException}.

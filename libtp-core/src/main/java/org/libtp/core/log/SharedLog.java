@@ -1,5 +1,7 @@
 package org.libtp.core.log;
 
+import static org.libtp.core.log.LogLayout.*;
+
 import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
 import org.libtp.core.OutOfSpaceException;
@@ -9,143 +11,36 @@ import org.libtp.core.memory.Memory;
 import org.libtp.core.region.LatchArray;
 import org.libtp.core.region.Region;
 import org.libtp.core.storage.Storage;
-import org.libtp.core.storage.StorageErrors;
 import org.libtp.core.storage.StorageFile;
 import org.libtp.core.sync.Latch;
-import org.libtp.core.sync.SharedEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * The log manager on a shared region ({@code __libtp.rgn.log}).
- *
- * <pre>
- *  offset  size  field
- *  ------  ----  ------------------------------------------------------------------
- *     256    64  log latch    guards the buffer, nextLsn, bufferStartLsn, file switches
- *     320     8  leader       the group-commit leader: (process slot + 1) &lt;&lt; 40 | its slot
- *                           generation (40 bits), 0 = none. Not a latch: a leader killed
- *                           mid-force leaves consistent state (bytes before writtenLsn are in
- *                           the OS, flushedLsn moves only after a force), so once failCheck has
- *                           freed its slot a follower takes over instead of failing the
- *                           environment
- *     384     8  nextLsn         LSN the next record gets
- *     392     8  bufferStartLsn  LSN of buffer byte 0; bytes before it have left the buffer:
- *                                written to the OS, or being written by the write latch's holder
- *     400     8  flushedLsn      bytes before it are forced (volatile)
- *     408     8  logId           random id written in every log file header
- *     416     8  flush event     {generation, waiters}: followers sleep on it
- *     424     4  activeTxns      maintained by the transaction manager (group threshold)
- *     428     4  committers      threads waiting in flush(SYNC) (wait threshold)
- *     432     8  fileSize
- *     440     4  bufferSize
- *     444     4  state           0 = not yet opened, 1 = end of log found and ready
- *     448     8  preparing       number of the log file being prepared ahead (claimed by CAS)
- *     456     8  writtenLsn      bytes before it are written to the OS (volatile, only grows
- *                                within a file; set with nextLsn at a file switch)
- *     464     8  anchorMinEnd    minEndLsn of the log anchor file as last written (only grows;
- *                                written by the checkpoint latch's holder, or the first process)
- *     472     8  envId           the anchor's environment id
- *     480     8  anchorCreated   the anchor's creation time
- *     488     8  removedBelow    log files numbered below it were removed: every process closes
- *                                its handles on them at its next file access (their space is
- *                                freed only when the last handle closes)
- *     496     8  allocated       LSN: the bytes of its file before it have their blocks (zeros
- *                                written, or records); records are placed only below it, so no
- *                                log write ever needs new space. Changed under the alloc latch
- *     512    64  write latch     held across each write of buffer bytes to the file; taken
- *                                after the log latch, never the other way round, so that the
- *                                write(2) itself runs after the log latch is released and
- *                                appenders do not queue behind a system call
- *     576    64  alloc latch     held while zeros are written ahead of the records (raising
- *                                allocated); taken after the log latch, never with the write latch
- *     640     8  forcesAll       forces of the log by every process since the region was created
- *     648     8  forceNanos      their summed duration (nanoseconds): a hot backup reads the mean
- *                                force time to yield the disk to committers
- *    4096     B  buffer          bytes [bufferStartLsn, nextLsn) of the current log file
- * </pre>
- *
- * <p>Invariants: bufferStartLsn and nextLsn are in the same file; records never span files;
- * every log file but the last is forced before the next is created; bytes before writtenLsn
- * are in the file (written to the OS), bytes before flushedLsn are forced; bytes in
- * [writtenLsn, bufferStartLsn) are being written by the write latch's holder (a process killed
- * there fails the environment, as in any latch).
- * Each process has its own file handles; any process may write and force.
+ * The log manager on a shared region ({@code __libtp.rgn.log}); its layout and invariants are
+ * {@link LogLayout}'s. Each process has its own file handles; any process may write and force.
+ * The work is done by its parts: {@link LogBuffer} (appends, LSNs, writes to the OS),
+ * {@link GroupCommit} (flushes), {@link LogFiles} (files, allocation ahead, the end of the log
+ * at open); this class is the {@link LogManager} face, with reads and scans.
  */
 public final class SharedLog implements LogManager {
     private static final Logger LOG = LoggerFactory.getLogger(SharedLog.class);
-
-    static final long OFF_LOG_LATCH = 256;
-    static final long OFF_LEADER = 320;
-    private static final long GEN_MASK = (1L << 40) - 1;
-    static final long OFF_NEXT_LSN = 384;
-    static final long OFF_BUFFER_START = 392;
-    static final long OFF_FLUSHED_LSN = 400;
-    static final long OFF_LOG_ID = 408;
-    static final long OFF_FLUSH_EVENT = 416;
-    static final long OFF_ACTIVE_TXNS = 424;
-    static final long OFF_COMMITTERS = 428;
-    static final long OFF_FILE_SIZE = 432;
-    static final long OFF_BUFFER_SIZE = 440;
-    static final long OFF_STATE = 444;
-    static final long OFF_PREPARING = 448;
-    static final long OFF_WRITTEN_LSN = 456;
-    static final long OFF_ANCHOR_MIN_END = 464;
-    static final long OFF_ENV_ID = 472;
-    static final long OFF_ANCHOR_CREATED = 480;
-    static final long OFF_REMOVED_BELOW = 488;
-    static final long OFF_ALLOCATED = 496;
-    static final long OFF_WRITE_LATCH = 512;
-    static final long OFF_ALLOC_LATCH = 576;
-    static final long OFF_FORCES_ALL = 640;
-    static final long OFF_FORCE_NANOS = 648;
-    static final long OFF_BUFFER = 4096;
-    // 2: the flush latch became the leader word; 3: writtenLsn, write latch; 4: anchor; 5: allocated, alloc latch;
-    // 6: forcesAll, forceNanos
-    static final int LAYOUT_VERSION = 6;
-
-    /** Bytes of a new log file zero-filled at creation (the rest is a hole until the records near it). */
-    static final long FIRST_WINDOW = 512 * 1024;
-    /** Zeros written per alloc latch hold. */
-    static final long STEP = 256 * 1024;
-    /** How far ahead of the records the background keeps the file allocated, beyond the reserve. */
-    static final long AHEAD = 512 * 1024;
-
     private final RegionEnvironment env;
     private final Storage storage;
     private final Memory mem;
     private final Latch logLatch;
     private final Latch writeLatch;
-    private final Latch allocLatch;
-    /**
-     * The tail of each log file kept for records that must not fail for want of space: those
-     * that undo (compensations, abort records), commit, or log a change already made (page
-     * images). Other records switch to the next file, or are refused with
-     * {@link OutOfSpaceException}, before they would eat into it.
-     */
-    private final long reserve;
-    private final java.util.concurrent.atomic.AtomicBoolean fillScheduled = new java.util.concurrent.atomic.AtomicBoolean();
-    private volatile long lastFillWarning;
-    private final long leaderMe;
-    private final SharedEvent flushed;
     private final long fileSize;
     private final int bufferSize;
     private final LogConfig config;
-    private final Map<Integer, StorageFile> files = new HashMap<>();
-    private long forces;
-    private volatile boolean closed;
+    private final LogFiles files;
+    private final LogBuffer buffer;
+    private final GroupCommit commit;
 
     private SharedLog(RegionEnvironment env, Storage storage, Region region, LogConfig config) {
         this.env = env;
@@ -153,17 +48,22 @@ public final class SharedLog implements LogManager {
         this.mem = region.memory();
         this.logLatch = env.latch(region, OFF_LOG_LATCH, "log latch");
         this.writeLatch = env.latch(region, OFF_WRITE_LATCH, "log write latch");
-        this.allocLatch = env.latch(region, OFF_ALLOC_LATCH, "log alloc latch");
-        this.leaderMe = (long) (env.processSlot() + 1) << 40 | (env.slotGeneration(env.processSlot()) & GEN_MASK);
-        this.flushed = env.event(region, OFF_FLUSH_EVENT);
         this.config = config;
         this.fileSize = mem.getLong(OFF_FILE_SIZE);
         this.bufferSize = mem.getInt(OFF_BUFFER_SIZE);
-        this.reserve = Math.min(fileSize / 8, 256 * 1024);
+        // The tail of each log file kept for records that must not fail for want of space: those
+        // that undo (compensations, abort records), commit, or log a change already made (page
+        // images). Other records switch to the next file, or are refused with
+        // OutOfSpaceException, before they would eat into it.
+        long reserve = Math.min(fileSize / 8, 256 * 1024);
+        this.files = new LogFiles(env, storage, mem, env.latch(region, OFF_ALLOC_LATCH, "log alloc latch"), fileSize,
+                bufferSize, reserve);
+        this.buffer = new LogBuffer(env, storage, mem, logLatch, writeLatch, files, fileSize, bufferSize, reserve);
+        this.commit = new GroupCommit(env, storage, region, config, buffer, files);
     }
 
     static RegionSpec spec(LogConfig config) {
-        return new RegionSpec("log", OFF_BUFFER + config.bufferSize(), LAYOUT_VERSION,
+        return new RegionSpec("log", OFF_BUFFER + config.bufferSize(), LAYOUT_VERSION, FINGERPRINT,
                 new LatchArray(OFF_LOG_LATCH, 64, 1), new LatchArray(OFF_WRITE_LATCH, 64, 1),
                 new LatchArray(OFF_ALLOC_LATCH, 64, 1));
     }
@@ -183,7 +83,9 @@ public final class SharedLog implements LogManager {
                 m.putLong(OFF_FILE_SIZE, config.fileSize());
                 m.putInt(OFF_BUFFER_SIZE, config.bufferSize());
                 log = new SharedLog(env, storage, region, config);
-                log.recoverEnd();
+                long end = log.files.recoverEnd();
+                log.buffer.setEnd(end);
+                m.putLong(OFF_FLUSHED_LSN, end);
                 // How far the last file is allocated is not known: from its end on, the first
                 // appends write zeros again (harmless over zeros or a torn tail).
                 m.putLongVolatile(OFF_ALLOCATED, m.getLongVolatile(OFF_NEXT_LSN));
@@ -197,110 +99,6 @@ public final class SharedLog implements LogManager {
         return log;
     }
 
-    // ------------------------------------------------------------------ opening: find the end
-
-    /**
-     * Under the log latch, in the first process: finds the end of the log and checks it against
-     * the anchor ({@link LogAnchor}). Every refusal happens before anything on disk is changed.
-     */
-    private void recoverEnd() {
-        try {
-            deleteStalePrepared(Integer.MAX_VALUE); // prepared-ahead files of the last run
-            List<Integer> numbers = new ArrayList<>();
-            for (String n : storage.list("log.")) {
-                int k = LogFileHeader.fileNumber(n);
-                if (k > 0) {
-                    numbers.add(k);
-                }
-            }
-            LogAnchor anchor = LogAnchor.read(storage);
-            if (anchor == null) {
-                if (!numbers.isEmpty()) {
-                    throw new CorruptionException("the log anchor " + where(LogAnchor.FILE) + " is missing but log files "
-                            + "exist (" + LogFileHeader.fileName(numbers.get(0)) + " ...): it was deleted, or the log "
-                            + "files were copied from another environment; nothing was changed. " + LogAnchor.RESTORE);
-                }
-                if (storage.exists(REGISTRY_FILE)) {
-                    throw new CorruptionException("the log anchor " + where(LogAnchor.FILE) + " and every log file are "
-                            + "missing but data files are registered (" + REGISTRY_FILE + "): a new log would restart "
-                            + "LSNs below the pages' and lose later changes silently; nothing was changed. "
-                            + LogAnchor.RESTORE);
-                }
-                SecureRandom random = new SecureRandom();
-                anchor = new LogAnchor(random.nextLong(), random.nextLong(), 0, System.currentTimeMillis());
-                storage.replaceFile(LogAnchor.FILE, anchor.encode()); // before the log: a log never lacks its anchor
-            }
-            mem.putLong(OFF_ENV_ID, anchor.envId());
-            mem.putLong(OFF_ANCHOR_CREATED, anchor.createdMillis());
-            mem.putLong(OFF_LOG_ID, anchor.logId());
-            mem.putLongVolatile(OFF_ANCHOR_MIN_END, anchor.minEndLsn());
-            if (numbers.isEmpty()) {
-                if (anchor.minEndLsn() != 0) {
-                    throw new CorruptionException("every log file of " + storage.directory() + " is missing, but the log "
-                            + "anchor " + where(LogAnchor.FILE) + " says the log reached LSN "
-                            + Lsn.toString(anchor.minEndLsn()) + ": data pages may carry LSNs up to there, and a new "
-                            + "log would restart below them and lose later changes silently; nothing was changed. "
-                            + LogAnchor.RESTORE);
-                }
-                createFile(1);
-                long start = Lsn.of(1, LogFileHeader.SIZE);
-                setEnd(start);
-                mem.putLong(OFF_FLUSHED_LSN, start);
-                LOG.info("created log in {}", storage.directory());
-                return;
-            }
-            for (int i = 1; i < numbers.size(); i++) {
-                if (numbers.get(i) != numbers.get(i - 1) + 1) {
-                    throw new CorruptionException("log files in " + storage.directory() + " are not consecutive: "
-                            + LogFileHeader.fileName(numbers.get(i - 1)) + " is followed by "
-                            + LogFileHeader.fileName(numbers.get(i)) + "; a log file is missing");
-                }
-            }
-            for (int n : numbers) {
-                long id = readHeader(n);
-                if (id != anchor.logId()) {
-                    throw new CorruptionException("log file " + where(LogFileHeader.fileName(n)) + " belongs to another "
-                            + "log (id " + Long.toHexString(id) + ", the anchor's " + Long.toHexString(anchor.logId())
-                            + "): it was copied from another environment; nothing was changed. " + LogAnchor.RESTORE);
-                }
-            }
-            int last = numbers.get(numbers.size() - 1);
-            long[] end = findEnd(last);
-            if (end[0] < anchor.minEndLsn()) {
-                throw new CorruptionException("the log of " + storage.directory() + " ends in "
-                        + LogFileHeader.fileName(last) + " at LSN " + Lsn.toString(end[0])
-                        + " but reached LSN " + Lsn.toString(anchor.minEndLsn()) + " durably (log anchor "
-                        + LogAnchor.FILE + "): log records were lost (a log file cut short or damaged), and data pages "
-                        + "may carry changes the log no longer holds; recovery would leave partial transactions, so "
-                        + "nothing was changed. " + LogAnchor.RESTORE);
-            }
-            if (end[1] >= 0) {
-                zero(file(last), Lsn.offset(end[0]), end[1]);
-                file(last).force();
-            }
-            if (sizeOf(last) != fileSize) {
-                // Created with another logFileSize: it stays as it is, and appends go on in a new
-                // file of this run's size (log files never change their size).
-                LOG.info("log file {} of {} was created with {} bytes, logFileSize is now {}: the log continues in {}",
-                        LogFileHeader.fileName(last), storage.directory(), sizeOf(last), fileSize,
-                        LogFileHeader.fileName(last + 1));
-                createFile(last + 1);
-                end[0] = Lsn.of(last + 1, LogFileHeader.SIZE);
-            }
-            setEnd(end[0]);
-            mem.putLong(OFF_FLUSHED_LSN, end[0]);
-        } catch (IOException e) {
-            throw new EnvironmentAccessException("I/O error opening the log in " + storage.directory() + ": " + e, e);
-        }
-    }
-
-    /** The buffer manager's durable file registry: its presence means data files exist. */
-    static final String REGISTRY_FILE = "__libtp.files";
-
-    private String where(String name) {
-        return storage.directory().resolve(name).toString();
-    }
-
     /**
      * Raises the anchor's minimum end to {@code lsn}, which must be forced already. The caller
      * serializes (the transaction manager calls it under its checkpoint latch, after a
@@ -308,7 +106,7 @@ public final class SharedLog implements LogManager {
      * only weakens the check at open, it never makes it wrong.
      */
     public void anchorAt(long lsn) {
-        checkOpen();
+        files.checkOpen();
         if (lsn <= mem.getLongVolatile(OFF_ANCHOR_MIN_END)) {
             return;
         }
@@ -322,7 +120,7 @@ public final class SharedLog implements LogManager {
             mem.putLongVolatile(OFF_ANCHOR_MIN_END, lsn);
         } catch (IOException | RuntimeException e) {
             LOG.warn("could not update the log anchor {} to LSN {} ({}); the open-time check of the log's end uses "
-                    + "the previous value", where(LogAnchor.FILE), Lsn.toString(lsn), e.toString());
+                    + "the previous value", files.where(LogAnchor.FILE), Lsn.toString(lsn), e.toString());
             try {
                 storage.delete(LogAnchor.FILE + ".new");
             } catch (IOException ignored) {
@@ -340,278 +138,6 @@ public final class SharedLog implements LogManager {
     /** The minimum end of the log the anchor records (0: none yet). */
     public long anchoredEnd() {
         return mem.getLongVolatile(OFF_ANCHOR_MIN_END);
-    }
-
-    private long readHeader(int n) throws IOException {
-        ByteBuffer h = ByteBuffer.allocate(LogFileHeader.SIZE);
-        try {
-            file(n).readFully(h, 0);
-        } catch (EOFException e) {
-            throw new CorruptionException("log file " + LogFileHeader.fileName(n) + " is shorter than its header");
-        }
-        return LogFileHeader.validate(LogFileHeader.fileName(n), h, n);
-    }
-
-    /**
-     * Scans the last file for the end of its valid records. A record that is cut short, has a
-     * bad length or fails its checksum ends the log there: it can only be a torn write that was
-     * never acknowledged (earlier files were forced before it was created, and forced data does
-     * not tear), so the rest of the file is to be zeroed (by the caller, once the end passed its
-     * checks), with one WARN line. Returns {end LSN, file size if the tail must be zeroed else -1}.
-     * A file shorter than it was created (log files are preallocated, forced, then named) was
-     * cut: refused.
-     */
-    private long[] findEnd(int n) throws IOException {
-        StorageFile f = file(n);
-        long size = f.size();
-        ByteBuffer hb = ByteBuffer.allocate(LogFileHeader.SIZE).order(ByteOrder.LITTLE_ENDIAN);
-        f.readFully(hb, 0);
-        long created = hb.getLong(LogFileHeader.OFF_FILE_SIZE);
-        if (size < created) {
-            throw new CorruptionException("log file " + where(f.name()) + " is " + size + " bytes, shorter than the "
-                    + created + " bytes it was created with: it was cut short, and the records it held are lost; "
-                    + "nothing was changed. " + LogAnchor.RESTORE);
-        }
-        long off = LogFileHeader.SIZE;
-        ByteBuffer head = ByteBuffer.allocate(LogRecordCodec.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-        while (true) {
-            if (off + LogRecordCodec.HEADER_SIZE > size) {
-                break;
-            }
-            head.clear();
-            f.readFully(head, off);
-            int length = head.getInt(LogRecordCodec.OFF_LENGTH);
-            if (length == 0) {
-                break;
-            }
-            String why = null;
-            // Bounded by the file, not by the log buffer: the buffer may have been larger when the
-            // record was written (a setting changed between runs). The checksum decides.
-            if (length < LogRecordCodec.HEADER_SIZE || off + length > size) {
-                why = "impossible length " + length;
-            } else {
-                byte[] rec = new byte[length];
-                f.readFully(ByteBuffer.wrap(rec), off);
-                if (LogRecordCodec.crc(rec, 0, length) != ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN)
-                        .getInt(LogRecordCodec.OFF_CRC)) {
-                    why = "checksum mismatch";
-                }
-            }
-            if (why != null) {
-                long proof = checkpointAfter(f, off + 1, size, Lsn.of(n, off));
-                if (proof >= 0) {
-                    // A checkpoint is written only after the log was forced through its redo
-                    // LSN; this record lies before that: it was synced, so this is damage inside
-                    // the durable log, not a torn unacknowledged write.
-                    throw new CorruptionException("log file " + f.name() + ": record at LSN "
-                            + Lsn.toString(Lsn.of(n, off)) + " is damaged (" + why + ") but a valid checkpoint "
-                            + "record follows at LSN " + Lsn.toString(Lsn.of(n, proof)) + ": the synced log is "
-                            + "corrupt. Restore the environment from a backup; nothing was changed.");
-                }
-                LOG.warn("log file {}: torn or corrupt record at LSN {} ({}); truncating the log there",
-                        f.name(), Lsn.toString(Lsn.of(n, off)), why);
-                return new long[] {Lsn.of(n, off), size};
-            }
-            off += length;
-        }
-        return new long[] {Lsn.of(n, off), -1};
-    }
-
-    /**
-     * The offset of a valid checkpoint record (type 3, no transaction, good checksum) at or after
-     * {@code from} whose redo LSN is beyond {@code damaged}, or -1. Only candidates whose header
-     * looks like a checkpoint's are checksummed.
-     */
-    private long checkpointAfter(StorageFile f, long from, long size, long damaged) throws IOException {
-        final int chunk = 1 << 20;
-        byte[] buf = new byte[chunk + LogRecordCodec.HEADER_SIZE];
-        for (long base = from; base + LogRecordCodec.HEADER_SIZE <= size; base += chunk) {
-            int n = (int) Math.min(buf.length, size - base);
-            ByteBuffer bb = ByteBuffer.wrap(buf, 0, n);
-            f.readFully(bb, base);
-            ByteBuffer le = ByteBuffer.wrap(buf, 0, n).order(ByteOrder.LITTLE_ENDIAN);
-            for (int i = 0; i + LogRecordCodec.HEADER_SIZE <= n && i < chunk; i++) {
-                if (buf[i + LogRecordCodec.OFF_TYPE] != 3 || le.getInt(i + LogRecordCodec.OFF_TYPE) != 3
-                        || le.getLong(i + LogRecordCodec.OFF_TXN) != 0 || le.getInt(i + LogRecordCodec.OFF_RESERVED) != 0) {
-                    continue;
-                }
-                int length = le.getInt(i + LogRecordCodec.OFF_LENGTH);
-                if (length < LogRecordCodec.HEADER_SIZE + 12 || length > bufferSize || base + i + length > size) {
-                    continue;
-                }
-                byte[] rec = new byte[length];
-                f.readFully(ByteBuffer.wrap(rec), base + i);
-                if (LogRecordCodec.crc(rec, 0, length) == le.getInt(i + LogRecordCodec.OFF_CRC)) {
-                    long redo = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN).getLong(LogRecordCodec.HEADER_SIZE);
-                    if (redo > damaged) {
-                        return base + i;
-                    }
-                }
-            }
-        }
-        return -1;
-    }
-
-    private static void zero(StorageFile f, long from, long to) throws IOException {
-        ByteBuffer z = ByteBuffer.allocate(64 * 1024);
-        for (long at = from; at < to; at += z.capacity()) {
-            z.clear().limit((int) Math.min(z.capacity(), to - at));
-            f.write(z, at);
-        }
-    }
-
-    private void setEnd(long lsn) {
-        mem.putLongVolatile(OFF_NEXT_LSN, lsn);
-        mem.putLongVolatile(OFF_BUFFER_START, lsn);
-        mem.putLongVolatile(OFF_WRITTEN_LSN, lsn);
-    }
-
-    // ------------------------------------------------------------------ files
-
-    private synchronized StorageFile file(int n) throws IOException {
-        checkOpen();
-        long removedBelow = mem.getLongVolatile(OFF_REMOVED_BELOW);
-        if (removedBelow > closedBelow) {
-            closeRemoved(removedBelow);
-        }
-        StorageFile f = files.get(n);
-        if (f == null) {
-            f = storage.open(LogFileHeader.fileName(n), false);
-            files.put(n, f);
-        }
-        return f;
-    }
-
-    /**
-     * Creates log file {@code n}: header, the first window zero-filled, full length (a hole after
-     * the window), forced, directory forced. A file prepared ahead is only renamed.
-     *
-     * @throws OutOfSpaceException no room for it; nothing was left behind
-     * @throws IOException another error building it (nothing left behind), or one after it was
-     *         named (forcing the directory)
-     */
-    private void createFile(int n) throws IOException {
-        String name = LogFileHeader.fileName(n);
-        String ready = name + READY;
-        if (storage.exists(ready)) {
-            // Prepared ahead by prepareNext: complete and forced; publishing it is one rename.
-            storage.rename(ready, name);
-        } else {
-            build(name + ".new", n);
-            try {
-                storage.rename(name + ".new", name);
-            } catch (IOException | RuntimeException e) {
-                deleteQuietly(name + ".new");
-                throw e;
-            }
-        }
-        storage.forceDirectory();
-    }
-
-    /**
-     * Writes a complete empty log file {@code n} under {@code tmp}, forced: the header, zeros up to
-     * {@link #FIRST_WINDOW} and one byte at the end, so the file has its full length (a file cut
-     * short is refused at open) while only its start takes disk space; appends zero-fill the rest
-     * ahead of themselves ({@link #ensureAllocated}). Zeros read from a hole end the records
-     * just as written ones do. Any failure deletes {@code tmp}.
-     *
-     * @throws OutOfSpaceException no room for the file
-     */
-    private void build(String tmp, int n) throws IOException {
-        storage.delete(tmp);
-        try (StorageFile f = storage.open(tmp, true)) {
-            f.write(LogFileHeader.encode(n, fileSize, mem.getLong(OFF_LOG_ID)), 0);
-            long window = Math.min(fileSize, FIRST_WINDOW);
-            zero(f, LogFileHeader.SIZE, window);
-            if (window < fileSize) {
-                f.write(ByteBuffer.allocate(1), fileSize - 1);
-            }
-            f.force();
-        } catch (IOException | RuntimeException e) {
-            deleteQuietly(tmp);
-            if (e instanceof IOException io && StorageErrors.isNoSpace(io)) {
-                throw noSpace("create log file " + LogFileHeader.fileName(n) + " (" + Math.min(fileSize, FIRST_WINDOW)
-                        + " bytes of its " + fileSize + " allocated at creation)", io);
-            }
-            throw e;
-        }
-    }
-
-    private OutOfSpaceException noSpace(String what, IOException cause) {
-        long free = StorageErrors.usableSpace(storage.directory());
-        return new OutOfSpaceException("no space to " + what + " in " + storage.directory() + " (" + cause.getMessage()
-                + "; " + (free < 0 ? "free space unknown" : free + " bytes free") + "). The operation was refused and "
-                + "nothing was half-written: abort the transaction, free space on that file system (or remove log "
-                + "files recovery no longer needs: LogConfig.autoRemove, checkpoints), then retry", cause);
-    }
-
-    private void deleteQuietly(String name) {
-        try {
-            storage.delete(name);
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("could not delete {} in {}: {}", name, storage.directory(), e.toString());
-        }
-    }
-
-    /** Suffix of a log file prepared ahead of need; not a log file name until renamed. */
-    static final String READY = ".ready";
-
-    /**
-     * Creating a 10 MiB zero-filled file under the log latch stalls every appender of every
-     * process (measured: ~33 ms per switch, most of the time at NO_SYNC). So once an eighth of
-     * the current file is used (at NO_SYNC a 10 MiB file can last 0.1 s, and building the next,
-     * which competes with checkpoint writes for the disk, takes about half of that), one process builds the next file in the background as
-     * {@code log.N.ready}; the switch then only renames it. Only a switch, under the log latch,
-     * ever gives a file its {@code log.N} name, so a file in use is never replaced; a
-     * {@code .ready} file that lost the race is deleted at the next switch or open.
-     */
-    private void maybePrepareNext(long lsn) {
-        if (Lsn.offset(lsn) < fileSize / 8 || preparer == null) {
-            return;
-        }
-        int next = Lsn.file(lsn) + 1;
-        long claimed = mem.getLongVolatile(OFF_PREPARING);
-        if (claimed >= next || !mem.compareAndSetLong(OFF_PREPARING, claimed, next)) {
-            return; // prepared or being prepared (by a live or a dead process: then the switch builds it)
-        }
-        preparer.execute(() -> {
-            String ready = LogFileHeader.fileName(next) + READY;
-            String prep = LogFileHeader.fileName(next) + ".prep";
-            try {
-                if (closed || storage.exists(LogFileHeader.fileName(next))) {
-                    return;
-                }
-                build(prep, next);
-                try {
-                    storage.rename(prep, ready);
-                } catch (IOException | RuntimeException e) {
-                    deleteQuietly(prep);
-                    throw e;
-                }
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("preparing {} ahead failed ({}); the switch will create it", ready, e.toString());
-            }
-        });
-    }
-
-    /** One daemon thread per process handle that prepares log files ahead. */
-    private final java.util.concurrent.ExecutorService preparer = java.util.concurrent.Executors
-            .newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "libtp-log-prepare");
-                t.setDaemon(true);
-                return t;
-            });
-
-    /** Deletes prepared-ahead leftovers numbered at most {@code upTo}. */
-    private void deleteStalePrepared(int upTo) throws IOException {
-        for (String name : storage.list("log.")) {
-            if (name.endsWith(READY) || name.endsWith(".prep") || name.endsWith(".new")) {
-                int k = LogFileHeader.fileNumber(name.substring(0, name.lastIndexOf('.')));
-                if (k > 0 && k <= upTo) {
-                    storage.delete(name);
-                }
-            }
-        }
     }
 
     // ------------------------------------------------------------------ append
@@ -638,470 +164,35 @@ public final class SharedLog implements LogManager {
      */
     @Override
     public long append(int type, long txnId, long prevLsn, byte[] payload, boolean mayUseReserve) {
-        if (payload == null) {
-            throw new IllegalArgumentException("payload must not be null");
-        }
-        if (payload.length + LogRecordCodec.HEADER_SIZE > bufferSize) {
-            throw new IllegalArgumentException("log record of " + payload.length + " payload bytes exceeds the "
-                    + "log buffer (" + bufferSize + " bytes); raise LogConfig.bufferSize");
-        }
-        checkOpen();
-        ByteBuffer rec = LogRecordCodec.encode(type, txnId, prevLsn, payload);
-        int length = rec.remaining();
-        long room = mayUseReserve ? 0 : reserve;
-        long lsn;
-        logLatch.acquire();
-        try {
-            lsn = mem.getLong(OFF_NEXT_LSN);
-            if (Lsn.offset(lsn) + length + room > fileSize) {
-                lsn = switchFile(lsn);
-            }
-            ensureAllocated(lsn + length + room);
-            long start = mem.getLong(OFF_BUFFER_START);
-            if (lsn - start + length > bufferSize) {
-                writeBuffer(start, lsn);
-                start = lsn;
-                mem.putLongVolatile(OFF_BUFFER_START, lsn);
-            }
-            mem.putBytes(OFF_BUFFER + (lsn - start), rec.array(), 0, length);
-            mem.putLongVolatile(OFF_NEXT_LSN, lsn + length);
-        } catch (IOException e) {
-            throw env.fail("I/O error appending to the log in " + storage.directory() + ": " + e);
-        } finally {
-            logLatch.release();
-        }
-        maybePrepareNext(lsn);
-        maybeForceBehind(lsn);
-        maybeFillAhead(lsn + length);
-        return lsn;
+        return buffer.append(type, txnId, prevLsn, payload, mayUseReserve);
     }
 
     /**
      * Makes sure records of about {@code bytes} (capped at half a file) that may not use the
-     * reserve could be appended now: the log switches to the next file, and allocates, as an
-     * append would. A caller about to make changes that it can log only afterwards (a B-tree
-     * split logs page images of pages it has already changed) asks first, so that a log without
-     * room refuses the operation before anything changed, rather than eating into the reserve.
-     * Not a reservation: concurrent appenders may take the room meanwhile (the reserve covers
-     * that).
+     * reserve could be appended now (see {@link LogBuffer#ensureSpace}): a caller about to make
+     * changes that it can log only afterwards asks first.
      *
      * @throws OutOfSpaceException no room for them; nothing changed
      */
     public void ensureSpace(long bytes) {
-        checkOpen();
-        long need = Math.min(Math.max(0, bytes), fileSize / 2) + reserve;
-        long next = mem.getLongVolatile(OFF_NEXT_LSN);
-        long a = mem.getLongVolatile(OFF_ALLOCATED);
-        if (Lsn.offset(next) + need <= fileSize && Lsn.file(a) == Lsn.file(next) && a >= next + need) {
-            return; // the usual case: the background keeps the file allocated ahead
-        }
-        logLatch.acquire();
-        try {
-            long lsn = mem.getLong(OFF_NEXT_LSN);
-            if (Lsn.offset(lsn) + need > fileSize) {
-                lsn = switchFile(lsn);
-            }
-            ensureAllocated(lsn + need);
-        } catch (IOException e) {
-            throw env.fail("I/O error appending to the log in " + storage.directory() + ": " + e);
-        } finally {
-            logLatch.release();
-        }
+        buffer.ensureSpace(bytes);
     }
-
-    // ------------------------------------------------------------------ allocation ahead of the records
-
-    /**
-     * Under the log latch: makes sure the current file's blocks are allocated (zeros written)
-     * below {@code target} (capped at the file's end), so that writing records there cannot fail
-     * for want of space. Usually the background has done it already.
-     *
-     * @throws OutOfSpaceException no room; {@code allocated} stays below target and nothing
-     *         is appended
-     */
-    private void ensureAllocated(long target) throws IOException {
-        long end = Lsn.of(Lsn.file(target), fileSize);
-        long want = Math.min(target, end);
-        if (mem.getLongVolatile(OFF_ALLOCATED) >= want) {
-            return;
-        }
-        allocLatch.acquire();
-        try {
-            long a = mem.getLongVolatile(OFF_ALLOCATED);
-            while (a < want) {
-                long to = Math.min(end, Math.max(want, a + STEP));
-                try {
-                    zero(file(Lsn.file(a)), Lsn.offset(a), Lsn.offset(to));
-                } catch (IOException e) {
-                    if (StorageErrors.isNoSpace(e)) {
-                        throw noSpace("extend log file " + LogFileHeader.fileName(Lsn.file(a)) + " to "
-                                + Lsn.offset(to) + " bytes", e);
-                    }
-                    throw e;
-                }
-                mem.putLongVolatile(OFF_ALLOCATED, to);
-                a = to;
-            }
-        } finally {
-            allocLatch.release();
-        }
-    }
-
-    /**
-     * Asks the background to zero-fill ahead when the records near the allocated end, so that
-     * appenders (who hold the log latch) rarely write zeros themselves.
-     */
-    private void maybeFillAhead(long end) {
-        long a = mem.getLongVolatile(OFF_ALLOCATED);
-        if (Lsn.file(a) != Lsn.file(end) || Lsn.offset(a) >= fileSize
-                || a - end >= reserve + STEP || !fillScheduled.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            preparer.execute(() -> {
-                try {
-                    fillAhead();
-                } finally {
-                    fillScheduled.set(false);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            fillScheduled.set(false); // closing
-        }
-    }
-
-    /** Background: zero-fills the current file up to reserve + AHEAD past its records, a step per latch hold. */
-    private void fillAhead() {
-        while (!closed && !env.isFailed()) {
-            allocLatch.acquire();
-            try {
-                long a = mem.getLongVolatile(OFF_ALLOCATED);
-                long next = mem.getLongVolatile(OFF_NEXT_LSN);
-                long end = Lsn.of(Lsn.file(a), fileSize);
-                long want = Math.min(end, next + reserve + AHEAD);
-                if (Lsn.file(a) != Lsn.file(next) || a >= want) {
-                    return; // done, or a switch is under way (it allocates the new file itself)
-                }
-                long to = Math.min(want, a + STEP);
-                zero(file(Lsn.file(a)), Lsn.offset(a), Lsn.offset(to));
-                mem.putLongVolatile(OFF_ALLOCATED, to);
-            } catch (IOException | RuntimeException e) {
-                long now = System.currentTimeMillis();
-                if (!closed && now - lastFillWarning > 60_000) {
-                    lastFillWarning = now;
-                    LOG.warn("could not allocate the log ahead of its records in {} ({}); appends allocate "
-                            + "themselves, and are refused with OutOfSpaceException if there is no room", storage.directory(),
-                            e.toString());
-                }
-                return;
-            } finally {
-                allocLatch.release();
-            }
-        }
-    }
-
-    /** The (file, quarter) this process last asked the write-back thread to force. */
-    private final java.util.concurrent.atomic.AtomicLong forcedBehind = new java.util.concurrent.atomic.AtomicLong();
-
-    /**
-     * At NO_SYNC nothing forces the log until the switch to the next file, which then forces a
-     * whole file (10 MiB) under the log latch: every appender of every process stalls for tens of
-     * milliseconds, several times a second at full speed. So each time a quarter of the file has
-     * gone by unforced, a background thread forces what the OS has of it; the switch's force then
-     * has at most a quarter left. These forces only make data durable sooner (flushedLsn is not
-     * moved by them); a failure fails the environment like any failed force, as the kernel may
-     * have dropped the pages it could not write.
-     */
-    private void maybeForceBehind(long lsn) {
-        long quarter = fileSize / 4;
-        long q = Lsn.offset(lsn) / quarter;
-        if (q == 0 || writeBehind == null) {
-            return;
-        }
-        long flushed = mem.getLongVolatile(OFF_FLUSHED_LSN);
-        if (Lsn.file(flushed) == Lsn.file(lsn) && Lsn.offset(flushed) >= q * quarter) {
-            return; // commits are forcing it anyway (SYNC)
-        }
-        long key = ((long) Lsn.file(lsn) << 3) | q;
-        long last = forcedBehind.get();
-        if (key <= last || !forcedBehind.compareAndSet(last, key)) {
-            return;
-        }
-        int n = Lsn.file(lsn);
-        try {
-            writeBehind.execute(() -> {
-                try {
-                    if (!closed && !env.isFailed() && !removed(n)) {
-                        file(n).force();
-                    }
-                } catch (java.nio.channels.ClosedChannelException e) {
-                    LOG.debug("write-behind force of {} skipped: closed", LogFileHeader.fileName(n));
-                } catch (java.nio.file.NoSuchFileException e) {
-                    if (!removed(n)) {
-                        env.fail("background force of log file " + LogFileHeader.fileName(n) + " in "
-                                + storage.directory() + " failed: the file is gone (" + e + ")");
-                    }
-                    // Removed meanwhile by a checkpoint: it was forced before the next file was
-                    // created, and no longer needed.
-                } catch (IOException e) {
-                    env.fail("background force of log file " + LogFileHeader.fileName(n) + " in "
-                            + storage.directory() + " failed (" + e + "); the kernel may have dropped its pages");
-                } catch (RuntimeException e) {
-                    LOG.debug("write-behind force of {} skipped: {}", LogFileHeader.fileName(n), e.toString());
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            // closing
-        }
-    }
-
-    /** One daemon thread per process handle that forces the log behind NO_SYNC appenders. */
-    private final java.util.concurrent.ExecutorService writeBehind = java.util.concurrent.Executors
-            .newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "libtp-log-writeback");
-                t.setDaemon(true);
-                return t;
-            });
-
-    /** Under the log latch: writes the buffer out, forces the old file, starts the next one. */
-    private long switchFile(long end) throws IOException {
-        long start = mem.getLong(OFF_BUFFER_START);
-        writeBuffer(start, end);
-        int n = Lsn.file(end);
-        long t0 = System.nanoTime();
-        file(n).force(); // earlier files are always fully forced (see findEnd)
-        counted(t0);
-        // No room for the next file: OutOfSpaceException, and nothing changed: the records stay
-        // in file n, whose reserve is still there for records that may use it.
-        createFile(n + 1);
-        allocLatch.acquire();
-        try {
-            mem.putLongVolatile(OFF_ALLOCATED, Lsn.of(n + 1, Math.min(fileSize, FIRST_WINDOW)));
-        } finally {
-            allocLatch.release();
-        }
-        // Leftovers of lost races, looked for off the log latch (listing the directory is slow).
-        try {
-            preparer.execute(() -> {
-                try {
-                    if (!closed) {
-                        deleteStalePrepared(n + 1);
-                    }
-                } catch (IOException | RuntimeException e) {
-                    LOG.debug("deleting stale prepared log files failed: {}", e.toString());
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            // closing: the next open deletes them
-        }
-        long lsn = Lsn.of(n + 1, LogFileHeader.SIZE);
-        setEnd(lsn);
-        LOG.debug("log switched to {}", LogFileHeader.fileName(n + 1));
-        return lsn;
-    }
-
-    /**
-     * Under the log latch: writes buffer bytes [start, end) to their file (to the OS), after any
-     * write in progress (the write latch), so that writtenLsn and the buffer stay in order.
-     */
-    private void writeBuffer(long start, long end) throws IOException {
-        writeLatch.acquire();
-        try {
-            byte[] bytes = copyOut(start, end);
-            if (bytes != null) {
-                file(Lsn.file(start)).write(ByteBuffer.wrap(bytes), Lsn.offset(start));
-            }
-            raiseWritten(end);
-        } finally {
-            writeLatch.release();
-        }
-    }
-
-    /** Under the log latch: a copy of buffer bytes [start, end), or null if there are none. */
-    private byte[] copyOut(long start, long end) {
-        int n = (int) (end - start);
-        if (n <= 0) {
-            return null;
-        }
-        byte[] bytes = new byte[n];
-        mem.getBytes(OFF_BUFFER, bytes, 0, n);
-        return bytes;
-    }
-
-    private void raiseWritten(long end) {
-        long cur = mem.getLongVolatile(OFF_WRITTEN_LSN);
-        if (end > cur) {
-            mem.putLongVolatile(OFF_WRITTEN_LSN, end); // under the write latch: one writer
-        }
-    }
-
-    // ------------------------------------------------------------------ flush / group commit
 
     @Override
     public void flush(long upTo, Durability durability) {
-        checkOpen();
-        switch (durability) {
-            case NO_SYNC:
-                return;
-            case WRITE_NO_SYNC:
-                if (mem.getLongVolatile(OFF_WRITTEN_LSN) < upTo) {
-                    writeOut();
-                }
-                return;
-            case SYNC:
-                flushSync(upTo);
-                return;
-            default:
-                throw new IllegalArgumentException(String.valueOf(durability));
-        }
-    }
-
-    /**
-     * Writes the whole buffer to the OS; returns the LSN written up to. The bytes are copied out
-     * and the buffer emptied under the log latch; the write(2) runs under the write latch only,
-     * so appenders (which need just the log latch) go on meanwhile. Measured: at MPL 4 no-sync,
-     * appenders waiting for the log latch while a commit wrote were a quarter of the workers'
-     * time.
-     */
-    private long writeOut() {
-        long start;
-        long end;
-        byte[] bytes = null;
-        logLatch.acquire();
-        try {
-            writeLatch.acquire(); // log latch first, then the write latch: the one order
-        } catch (RuntimeException e) {
-            logLatch.release();
-            throw e;
-        }
-        try {
-            try {
-                start = mem.getLong(OFF_BUFFER_START);
-                end = mem.getLong(OFF_NEXT_LSN);
-                bytes = copyOut(start, end);
-                if (bytes != null) {
-                    mem.putLongVolatile(OFF_BUFFER_START, end);
-                }
-            } finally {
-                logLatch.release();
-            }
-            if (bytes != null) {
-                file(Lsn.file(start)).write(ByteBuffer.wrap(bytes), Lsn.offset(start));
-            }
-            raiseWritten(end);
-            return end;
-        } catch (IOException e) {
-            throw env.fail("I/O error writing the log in " + storage.directory() + ": " + e);
-        } finally {
-            writeLatch.release();
-        }
-    }
-
-    /**
-     * Leader/follower group commit. Whoever takes the leader word leads: it may wait a little
-     * for more committers (the paper's three thresholds), writes everything buffered, forces,
-     * publishes flushedLsn and wakes every follower. The others sleep on the flush event until
-     * flushedLsn covers them, or take the lead themselves when the latch is free.
-     */
-    private void flushSync(long upTo) {
-        if (mem.getLongVolatile(OFF_FLUSHED_LSN) >= upTo) {
-            return;
-        }
-        mem.getAndAddInt(OFF_COMMITTERS, 1);
-        try {
-            while (true) {
-                int gen = flushed.generation();
-                if (mem.getLongVolatile(OFF_FLUSHED_LSN) >= upTo) {
-                    return;
-                }
-                if (mem.compareAndSetLong(OFF_LEADER, 0, leaderMe)) {
-                    try {
-                        if (mem.getLongVolatile(OFF_FLUSHED_LSN) >= upTo) {
-                            return;
-                        }
-                        groupDelay();
-                        lead();
-                    } finally {
-                        mem.putLongVolatile(OFF_LEADER, 0);
-                    }
-                    flushed.signalAll();
-                    continue;
-                }
-                flushed.await(gen, TimeUnit.MILLISECONDS.toNanos(100));
-                env.checkValid();
-                takeOverFromDeadLeader();
-            }
-        } finally {
-            mem.getAndAddInt(OFF_COMMITTERS, -1);
-        }
-    }
-
-    /**
-     * A follower's check after waiting: if the leader's process is dead (its liveness lock is
-     * free, or its slot was freed or reused), clear the leader word so that a live committer
-     * leads. The dead leader's half-done work is redone: writeOut from writtenLsn and a force
-     * of the current file cover it.
-     */
-    private void takeOverFromDeadLeader() {
-        long w = mem.getLongVolatile(OFF_LEADER);
-        if (w == 0 || w == leaderMe) {
-            return;
-        }
-        int slot = (int) (w >>> 40) - 1;
-        boolean gone = (env.slotGeneration(slot) & GEN_MASK) != (w & GEN_MASK) || !env.isProcessAlive(slot);
-        if (gone && mem.compareAndSetLong(OFF_LEADER, w, 0)) {
-            LOG.warn("the group-commit leader (process slot {}) of {} died during a log write or force; "
-                    + "another committer takes over", slot, storage.directory());
-        }
-    }
-
-    /** The paper's thresholds: wait for more committers when enough transactions are active. */
-    private void groupDelay() {
-        int active = mem.getIntVolatile(OFF_ACTIVE_TXNS);
-        if (config.maxGroupDelayMicros() == 0 || active < config.groupThreshold()) {
-            return;
-        }
-        long deadline = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(config.maxGroupDelayMicros());
-        while (System.nanoTime() < deadline) {
-            int waiting = mem.getIntVolatile(OFF_COMMITTERS);
-            long unflushed = mem.getLongVolatile(OFF_NEXT_LSN) - mem.getLongVolatile(OFF_FLUSHED_LSN);
-            if (waiting * 100 >= config.waitThresholdPercent() * active || unflushed >= config.logDelayBytes()) {
-                return;
-            }
-            Thread.onSpinWait();
-        }
-    }
-
-    /** As the leader: write everything buffered, force, publish. */
-    private void lead() {
-        long target = writeOut();
-        long from = mem.getLongVolatile(OFF_FLUSHED_LSN);
-        try {
-            // Files before target's were forced when the log switched away from them.
-            long t0 = System.nanoTime();
-            file(Lsn.file(target)).force();
-            counted(t0);
-        } catch (IOException e) {
-            // Never retried: after a failed fsync the kernel may have dropped the pages.
-            throw env.fail("force of log file " + LogFileHeader.fileName(Lsn.file(target)) + " failed (" + e
-                    + "); records from " + Lsn.toString(from) + " may be lost");
-        }
-        long cur = mem.getLongVolatile(OFF_FLUSHED_LSN);
-        while (cur < target && !mem.compareAndSetLong(OFF_FLUSHED_LSN, cur, target)) {
-            cur = mem.getLongVolatile(OFF_FLUSHED_LSN);
-        }
+        commit.flush(upTo, durability);
     }
 
     /** Group commit hint from the transaction manager: a transaction began (+1) or ended (-1). */
     public void activeTransactions(int delta) {
-        mem.getAndAddInt(OFF_ACTIVE_TXNS, delta);
+        commit.activeTransactions(delta);
     }
 
     // ------------------------------------------------------------------ read / scan
 
     @Override
     public LogEntry read(long lsn) {
-        checkOpen();
+        files.checkOpen();
         env.checkValid();
         if (lsn < Lsn.of(1, LogFileHeader.SIZE)) {
             throw new IllegalArgumentException("no log record at LSN " + Lsn.toString(lsn));
@@ -1147,8 +238,8 @@ public final class SharedLog implements LogManager {
         StorageFile f;
         long size;
         try {
-            f = file(n);
-            size = sizeOf(n);
+            f = files.file(n);
+            size = files.sizeOf(n);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IllegalArgumentException("LSN " + Lsn.toString(lsn) + ": log file "
                     + LogFileHeader.fileName(n) + " does not exist (archived or removed?)");
@@ -1170,8 +261,8 @@ public final class SharedLog implements LogManager {
 
     @Override
     public void scan(long from, Predicate<LogEntry> visitor) {
-        checkOpen();
-        int[] numbers = fileNumbers();
+        files.checkOpen();
+        int[] numbers = files.fileNumbers();
         if (numbers.length == 0) {
             return;
         }
@@ -1181,7 +272,7 @@ public final class SharedLog implements LogManager {
             if (lsn >= end) {
                 return;
             }
-            if (Lsn.offset(lsn) + LogRecordCodec.HEADER_SIZE > sizeOfQuietly(Lsn.file(lsn))) {
+            if (Lsn.offset(lsn) + LogRecordCodec.HEADER_SIZE > files.sizeOfQuietly(Lsn.file(lsn))) {
                 // No record fits here (e.g. a checkpoint's redo LSN taken when the next record
                 // was about to go to the next file): the next record is at the next file's start.
                 lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE);
@@ -1192,7 +283,7 @@ public final class SharedLog implements LogManager {
                 e = read(lsn);
             } catch (IllegalArgumentException | CorruptionException ex) {
                 // The end of a file that is not the last: move to the next file.
-                if (Lsn.file(lsn) < Lsn.file(end) && endOfFile(lsn)) {
+                if (Lsn.file(lsn) < Lsn.file(end) && files.endOfFile(lsn)) {
                     lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE);
                     continue;
                 }
@@ -1202,52 +293,9 @@ public final class SharedLog implements LogManager {
                 return;
             }
             lsn = e.nextLsn();
-            if (Lsn.offset(lsn) + LogRecordCodec.HEADER_SIZE > sizeOfQuietly(Lsn.file(lsn))) {
+            if (Lsn.offset(lsn) + LogRecordCodec.HEADER_SIZE > files.sizeOfQuietly(Lsn.file(lsn))) {
                 lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE);
             }
-        }
-    }
-
-    /** Sizes log files were created with, by number (their headers say; they never change). */
-    private final Map<Integer, Long> createdSizes = new java.util.concurrent.ConcurrentHashMap<>();
-
-    /**
-     * The size log file {@code n} was created with. Files created before {@code logFileSize}
-     * was changed keep their own; the current file and later ones have this run's.
-     */
-    private long sizeOf(int n) throws IOException {
-        Long known = createdSizes.get(n);
-        if (known != null) {
-            return known;
-        }
-        ByteBuffer hb = ByteBuffer.allocate(LogFileHeader.SIZE).order(ByteOrder.LITTLE_ENDIAN);
-        file(n).readFully(hb, 0);
-        long size = hb.getLong(LogFileHeader.OFF_FILE_SIZE);
-        if (size < LogFileHeader.SIZE + LogRecordCodec.HEADER_SIZE || size > LogConfig.MAX_FILE_SIZE) {
-            throw new CorruptionException("log file " + where(LogFileHeader.fileName(n)) + " header says it was created "
-                    + "with " + size + " bytes: its header is damaged");
-        }
-        createdSizes.put(n, size);
-        return size;
-    }
-
-    /** {@link #sizeOf}, or this run's file size for a file that is gone or not yet created. */
-    private long sizeOfQuietly(int n) {
-        try {
-            return sizeOf(n);
-        } catch (IOException e) {
-            return fileSize;
-        }
-    }
-
-    /** True if the record slot at {@code lsn} of a non-last file is the zero end marker. */
-    private boolean endOfFile(long lsn) {
-        try {
-            ByteBuffer head = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-            file(Lsn.file(lsn)).readFully(head, Lsn.offset(lsn));
-            return head.getInt(0) == 0;
-        } catch (IOException e) {
-            return false;
         }
     }
 
@@ -1259,55 +307,6 @@ public final class SharedLog implements LogManager {
     /** Configured size of each log file. */
     public long fileSize() {
         return fileSize;
-    }
-
-    /** Deletes log file {@code n} (archiving); never the current one. */
-    public synchronized void removeFile(int n) {
-        checkOpen();
-        if (n >= Lsn.file(endLsn())) {
-            throw new IllegalArgumentException("log file " + LogFileHeader.fileName(n) + " is the current log file");
-        }
-        try {
-            StorageFile f = files.remove(n);
-            if (f != null) {
-                f.close();
-            }
-            storage.delete(LogFileHeader.fileName(n));
-        } catch (IOException e) {
-            throw new EnvironmentAccessException("cannot remove log file " + LogFileHeader.fileName(n) + ": " + e, e);
-        }
-        // Other processes close their handles on it at their next access (see file()).
-        while (true) {
-            long below = mem.getLongVolatile(OFF_REMOVED_BELOW);
-            if (below > n || mem.compareAndSetLong(OFF_REMOVED_BELOW, below, n + 1L)) {
-                break;
-            }
-        }
-    }
-
-    /** True if log file {@code n} was removed as no longer needed (by any process). */
-    private boolean removed(int n) {
-        return n < mem.getLongVolatile(OFF_REMOVED_BELOW);
-    }
-
-    /** Highest {@code removedBelow} this process has closed its handles for. */
-    private long closedBelow;
-
-    /** Closes this process's handles on removed log files (numbered below {@code below}). */
-    private void closeRemoved(long below) {
-        java.util.Iterator<Map.Entry<Integer, StorageFile>> it = files.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<Integer, StorageFile> e = it.next();
-            if (e.getKey() < below) {
-                try {
-                    e.getValue().close();
-                } catch (IOException ex) {
-                    LOG.debug("closing removed log file {}: {}", e.getValue().name(), ex.toString());
-                }
-                it.remove();
-            }
-        }
-        closedBelow = below;
     }
 
     /** Whether log files no longer needed are removed after checkpoints ({@link LogConfig#autoRemove}). */
@@ -1325,39 +324,24 @@ public final class SharedLog implements LogManager {
         return mem.getLongVolatile(OFF_FLUSHED_LSN);
     }
 
+    /** Deletes log file {@code n} (archiving); never the current one. */
+    public void removeFile(int n) {
+        files.removeFile(n);
+    }
+
     @Override
     public int[] fileNumbers() {
-        try {
-            return storage.list("log.").stream().mapToInt(LogFileHeader::fileNumber).filter(k -> k > 0).sorted().toArray();
-        } catch (IOException e) {
-            throw new EnvironmentAccessException("cannot list log files in " + storage.directory() + ": " + e, e);
-        }
+        return files.fileNumbers();
     }
 
     @Override
-    public synchronized long forceCount() {
-        return forces;
-    }
-
-    /** Counts a force begun at {@code t0}, in this process and in the region. */
-    private void counted(long t0) {
-        long took = System.nanoTime() - t0;
-        synchronized (this) {
-            forces++;
-        }
-        mem.getAndAddLong(OFF_FORCES_ALL, 1);
-        mem.getAndAddLong(OFF_FORCE_NANOS, took);
+    public long forceCount() {
+        return files.forceCount();
     }
 
     @Override
     public ForceTotals forceTotals() {
         return new ForceTotals(mem.getLongVolatile(OFF_FORCES_ALL), mem.getLongVolatile(OFF_FORCE_NANOS));
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("log manager of " + storage.directory() + " is closed");
-        }
     }
 
     /**
@@ -1367,7 +351,7 @@ public final class SharedLog implements LogManager {
      */
     @Override
     public void close() {
-        if (closed) {
+        if (files.isClosed()) {
             return;
         }
         if (!env.isFailed()) {
@@ -1377,33 +361,6 @@ public final class SharedLog implements LogManager {
                 LOG.warn("could not flush the log while closing: {}", e.toString());
             }
         }
-        closeFiles();
-    }
-
-    private synchronized void closeFiles() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        preparer.shutdownNow();
-        writeBehind.shutdownNow();
-        try {
-            // Wait for a file being prepared ahead: nothing of this handle may touch the
-            // directory after close returns (a caller may delete it then).
-            if (!preparer.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                LOG.warn("the log file being prepared ahead in {} did not finish within 30 s of close",
-                        storage.directory());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        for (StorageFile f : files.values()) {
-            try {
-                f.close();
-            } catch (IOException e) {
-                LOG.debug("closing {}: {}", f.name(), e.toString());
-            }
-        }
-        files.clear();
+        files.close();
     }
 }

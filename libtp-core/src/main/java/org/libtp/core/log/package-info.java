@@ -19,10 +19,19 @@
  *       would use it, so that compensations, abort and commit records and page images of changes
  *       already made still find room when the disk is full. {@code ensureSpace} lets a record
  *       manager ask before a change it can only log afterwards (a B-tree split).</li>
- *   <li>The shared region {@code log} ({@link org.libtp.core.log.SharedLog} has its offset table):
- *       the log buffer, nextLsn, bufferStartLsn, flushedLsn, the log latch and the leader word.</li>
+ *   <li>The shared region {@code log} ({@code LogLayout} has its offset table, layout version
+ *       and fingerprint): the log buffer, nextLsn, bufferStartLsn, flushedLsn, the log latch and
+ *       the leader word.</li>
  *   <li>LSN = (file number, offset) in a long ({@link org.libtp.core.log.Lsn}).</li>
  * </ul>
+ *
+ * <h2>Classes</h2>
+ * {@link org.libtp.core.log.SharedLog} is the {@link org.libtp.core.log.LogManager} of a process
+ * (reads and scans are its own); the rest is package-private: {@code LogBuffer} appends (LSNs
+ * under the log latch), switches files and writes the buffer to the OS; {@code GroupCommit}
+ * flushes (the leader word, the thresholds, the flush event); {@code LogFiles} holds the
+ * process's file handles, creates and prepares files, allocates ahead, forces behind, removes
+ * files, and at open finds the end of the log; {@code LogLayout} is the region's layout.
  *
  * <h2>Latches</h2>
  * The <b>log latch</b> guards the buffer, nextLsn, bufferStartLsn and file switches; appending

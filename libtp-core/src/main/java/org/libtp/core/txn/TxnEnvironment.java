@@ -1,7 +1,6 @@
 package org.libtp.core.txn;
 
 import org.libtp.core.buffer.BufferConfig;
-import org.libtp.core.buffer.PageUpdates;
 import org.libtp.core.buffer.SharedBufferPool;
 import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.RegionEnvironmentConfig;

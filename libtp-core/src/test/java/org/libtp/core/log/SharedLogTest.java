@@ -214,12 +214,12 @@ class SharedLogTest {
 
     @Test
     void nextLogFileIsPreparedAheadAndLeftoversAreCleared() throws Exception {
-        java.nio.file.Path stale = home.resolve(LogFileHeader.fileName(7) + SharedLog.READY);
+        java.nio.file.Path stale = home.resolve(LogFileHeader.fileName(7) + LogFiles.READY);
         java.nio.file.Files.write(stale, new byte[] {1, 2, 3});
         try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
              SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
             assertTrue(!java.nio.file.Files.exists(stale), "leftovers of the last run are deleted at open");
-            java.nio.file.Path ready = home.resolve(LogFileHeader.fileName(2) + SharedLog.READY);
+            java.nio.file.Path ready = home.resolve(LogFileHeader.fileName(2) + LogFiles.READY);
             int i = 0;
             while (Lsn.offset(log.endLsn()) < SMALL.fileSize() / 2 + 1024) {
                 log.append(1, 1, Lsn.NULL, payload(i++));
@@ -267,36 +267,6 @@ class SharedLogTest {
             log.scan(before, e -> seen.add(e.lsn()));
             assertEquals(List.of(before, next), seen);
         }
-    }
-
-    @Test
-    void logRegionOffsets() {
-        assertEquals(256, SharedLog.OFF_LOG_LATCH);
-        assertEquals(320, SharedLog.OFF_LEADER);
-        assertEquals(384, SharedLog.OFF_NEXT_LSN);
-        assertEquals(392, SharedLog.OFF_BUFFER_START);
-        assertEquals(400, SharedLog.OFF_FLUSHED_LSN);
-        assertEquals(408, SharedLog.OFF_LOG_ID);
-        assertEquals(416, SharedLog.OFF_FLUSH_EVENT);
-        assertEquals(424, SharedLog.OFF_ACTIVE_TXNS);
-        assertEquals(428, SharedLog.OFF_COMMITTERS);
-        assertEquals(432, SharedLog.OFF_FILE_SIZE);
-        assertEquals(440, SharedLog.OFF_BUFFER_SIZE);
-        assertEquals(444, SharedLog.OFF_STATE);
-        assertEquals(448, SharedLog.OFF_PREPARING);
-        assertEquals(456, SharedLog.OFF_WRITTEN_LSN);
-        assertEquals(464, SharedLog.OFF_ANCHOR_MIN_END);
-        assertEquals(472, SharedLog.OFF_ENV_ID);
-        assertEquals(480, SharedLog.OFF_ANCHOR_CREATED);
-        assertEquals(488, SharedLog.OFF_REMOVED_BELOW);
-        assertEquals(496, SharedLog.OFF_ALLOCATED);
-        assertEquals(512, SharedLog.OFF_WRITE_LATCH);
-        assertEquals(576, SharedLog.OFF_ALLOC_LATCH);
-        assertEquals(640, SharedLog.OFF_FORCES_ALL);
-        assertEquals(648, SharedLog.OFF_FORCE_NANOS);
-        assertEquals(6, SharedLog.LAYOUT_VERSION);
-        assertEquals(4096, SharedLog.OFF_BUFFER);
-        assertEquals(4096 + 16 * 1024, SharedLog.spec(SMALL).size());
     }
 
     @Test

@@ -1,12 +1,14 @@
-package org.libtp.core.buffer;
+package org.libtp.core.txn;
 
+import org.libtp.core.buffer.BufferManager;
+import org.libtp.core.buffer.Page;
+import org.libtp.core.buffer.PageHeader;
+import org.libtp.core.buffer.SharedBufferPool;
 import org.libtp.core.log.LogEntry;
 import org.libtp.core.log.LogRecordCodec;
 import org.libtp.core.log.record.LogRecord;
 import org.libtp.core.log.record.LogRecords;
 import org.libtp.core.log.record.RecordType;
-import org.libtp.core.txn.ResourceManager;
-import org.libtp.core.txn.Txn;
 
 import java.util.HashMap;
 import java.util.List;
@@ -14,7 +16,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The buffer manager as a record manager: logged byte-range changes of pages
+ * The record manager of the buffer manager's pages (it lives with the transaction manager, so
+ * that the buffer package knows nothing of transactions): logged byte-range changes of pages
  * ({@link LogRecord.PageUpdate}, before and after image), their redo (skipped when the page LSN
  * shows the change is already there) and undo (a compensating page update), and the buffer
  * pool's part of checkpoints (fuzzy write-out and the dirty-page table). Access methods that log
