@@ -66,10 +66,6 @@ import java.util.concurrent.TimeUnit;
  * changes.
  */
 public final class CommitBench {
-    static final String USAGE = "commit [--level txn|log] [--dir DIR] [--threads N] [--processes P] [--seconds S] "
-            + "[--warmup W] [--durability sync|write_no_sync|no_sync] [--payload BYTES] [--raw-seconds R] "
-            + "[--active-txns (log level)] [--stalls]";
-
     static final String NOTES_TXN = "transaction-level commit: each commit is begin(durability), one CounterStore "
             + "increment (a SLOT_UPDATE record, borrowed from the test record manager, of recordBytes bytes, logged "
             + "under the counter's stripe latch) and commit (a TXN_COMMIT record of 40 bytes, flushed per durability); "
@@ -139,15 +135,8 @@ public final class CommitBench {
 
     // ------------------------------------------------------------------ command (parent)
 
-    /** {@code commit} command. */
-    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        Options o;
-        try {
-            o = parse(args);
-        } catch (IllegalArgumentException e) { // also NumberFormatException
-            err.println(e.getMessage() + "; usage: " + USAGE);
-            return 2;
-        }
+    /** {@code commit} command, its options parsed ({@link CommitCommand}) and checked ({@link #options}). */
+    static int run(Options o, PrintStream out, PrintStream err) throws Exception {
         boolean ownDir = o.dir() == null;
         Path dir;
         if (ownDir) {
@@ -227,68 +216,14 @@ public final class CommitBench {
                 (env, storage) -> List.of(new CounterStore(env, storage, o.payload())));
     }
 
-    static Options parse(String[] args) {
-        Level level = Level.TXN;
-        Path dir = null;
-        int threads = 1;
-        int processes = 1;
-        double seconds = 10;
-        double warmup = 2;
-        Durability durability = Durability.SYNC;
-        int payload = 100;
-        double rawSeconds = 3;
-        boolean activeTxns = false;
-        boolean stalls = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--level":
-                    String l = value(args, ++i);
-                    try {
-                        level = Level.valueOf(l.toUpperCase(Locale.ROOT));
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("--level must be txn or log, not '" + l + "'");
-                    }
-                    break;
-                case "--dir":
-                    dir = Paths.get(value(args, ++i));
-                    break;
-                case "--threads":
-                    threads = Integer.parseInt(value(args, ++i));
-                    break;
-                case "--processes":
-                    processes = Integer.parseInt(value(args, ++i));
-                    break;
-                case "--seconds":
-                    seconds = Double.parseDouble(value(args, ++i));
-                    break;
-                case "--warmup":
-                    warmup = Double.parseDouble(value(args, ++i));
-                    break;
-                case "--durability":
-                    String d = value(args, ++i);
-                    try {
-                        durability = Durability.valueOf(d.toUpperCase(Locale.ROOT));
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("--durability must be sync, write_no_sync or no_sync, not '"
-                                + d + "'");
-                    }
-                    break;
-                case "--payload":
-                    payload = Integer.parseInt(value(args, ++i));
-                    break;
-                case "--raw-seconds":
-                    rawSeconds = Double.parseDouble(value(args, ++i));
-                    break;
-                case "--active-txns":
-                    activeTxns = true;
-                    break;
-                case "--stalls":
-                    stalls = true;
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown commit option '" + args[i] + "'");
-            }
-        }
+    /**
+     * The options, checked against each other and the log's limits.
+     *
+     * @throws IllegalArgumentException naming the option at fault
+     */
+    static Options options(Level level, Path dir, int threads, int processes, double seconds, double warmup,
+                           Durability durability, int payload, double rawSeconds, boolean activeTxns,
+                           boolean stalls) {
         if (threads < 1 || threads > 1024) {
             throw new IllegalArgumentException("--threads must be in [1, 1024]");
         }
@@ -308,13 +243,6 @@ public final class CommitBench {
         }
         return new Options(level, dir, threads, processes, seconds, warmup, durability, payload, rawSeconds,
                 activeTxns, stalls);
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException("option " + args[i - 1] + " needs a value");
-        }
-        return args[i];
     }
 
     /** In-process: warm up, measure, stop. */
