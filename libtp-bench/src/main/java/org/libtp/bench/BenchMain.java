@@ -106,10 +106,7 @@ public final class BenchMain {
         cl.addSubcommand(passThrough("pingpong", PingPong.USAGE,
                 "two-JVM shared-semaphore ping-pong; prints one JSON line", true, PingPong::run, out, err));
         cl.addSubcommand(new CommitCommand(out, err));
-        cl.addSubcommand(passThrough("tpcb", org.libtp.bench.tpcb.TpcbCommand.USAGE,
-                "the paper's TPC-B (section 5.1) on one engine: libtp (TP mode), its baselines notp, flock, fsync,"
-                        + " and the peers; --accounts 1000 --scale 10 is the paper's small database; prints one JSON line",
-                true, org.libtp.bench.tpcb.TpcbCommand::run, out, err));
+        cl.addSubcommand(new org.libtp.bench.tpcb.TpcbCli(out, err));
         cl.addSubcommand(passThrough("oo1", org.libtp.bench.oo1.Oo1Command.USAGE,
                 "the paper's OO1 (section 5.2): lookup, forward/backward traversal and insert on a 20,000- or 200,000-part"
                         + " database, on libtp, notp, flock, fsync and the peers; --cold adds cold runs (store reopened, OS page"

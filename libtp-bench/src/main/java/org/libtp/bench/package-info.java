@@ -1,6 +1,7 @@
 /**
- * Benchmarks: {@link org.libtp.bench.BenchMain} (the jar's commands), the JMH benchmarks of the
- * substrate ({@code jmh}), the commit harness ({@link org.libtp.bench.CommitBench}), the two-JVM
+ * Benchmarks: {@link org.libtp.bench.BenchMain} (the jar's commands, one picocli command
+ * line), the JMH benchmarks of the substrate ({@code jmh}), the commit harness
+ * ({@link org.libtp.bench.CommitBench}), the two-JVM
  * semaphore ping-pong, and, in subpackages, the paper's TPC-B and OO1 (section 5), the
  * operations benchmarks and the report of {@code docs/benchmarks.md}.
  *

@@ -9,7 +9,6 @@ import org.libtp.core.testkit.PipedChild;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,11 +39,6 @@ import java.util.SplittableRandom;
  * the history grew by exactly the number of commits (warm-up included) the workers counted.
  */
 public final class TpcbCommand {
-    public static final String USAGE = "tpcb --engine " + String.join("|", TpcbEngines.NAMES) + "[|bdb with -Pbdb]"
-            + " [--mpl N] [--processes P] [--seconds S] [--warmup W] [--scale BRANCHES] [--accounts TOTAL]"
-            + " [--durability sync|nosync] [--txn full|readonly] [--dir DIR] [--cache-mb M] [--elr on|off]"
-            + " [--seed N] [--fresh]";
-
     /** Parsed command line. {@code accounts} 0 = TPC-B scaling (100,000 per branch). */
     record Options(String engine, int mpl, int processes, double seconds, double warmup, int scale, int accounts,
                    boolean sync, boolean readOnly, Path dir, long cacheBytes, boolean elr, long seed, boolean fresh) {
@@ -64,15 +58,21 @@ public final class TpcbCommand {
     private TpcbCommand() {
     }
 
+    /** {@code tpcb} with its arguments (tests): status 2 for a usage error. */
     public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
         Options o;
         try {
             o = parse(args);
         } catch (IllegalArgumentException e) {
             err.println("tpcb: " + e.getMessage());
-            err.println("usage: " + USAGE);
+            err.println("usage: java -jar libtp-bench.jar help tpcb");
             return 2;
         }
+        return run(o, out, err);
+    }
+
+    /** {@code tpcb}, its options parsed and checked ({@link TpcbCli}). */
+    static int run(Options o, PrintStream out, PrintStream err) throws Exception {
         Path dir = o.dir() != null ? o.dir() : Files.createTempDirectory("libtp-tpcb-");
         if (o.fresh()) {
             TempDirs.deleteRecursively(dir);
@@ -380,75 +380,10 @@ public final class TpcbCommand {
     // ------------------------------------------------------------------ arguments
 
     static Options parse(String[] args) {
-        String engine = null;
-        int mpl = 1;
-        int processes = 1;
-        double seconds = 10;
-        double warmup = 3;
-        boolean warmupGiven = false;
-        int scale = 1;
-        int accounts = 0;
-        boolean sync = true;
-        boolean readOnly = false;
-        Path dir = null;
-        long cache = 256L << 20;
-        boolean elr = true;
-        long seed = 42;
-        boolean fresh = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--engine" -> engine = value(args, ++i);
-                case "--mpl" -> mpl = positive(a, value(args, ++i));
-                case "--processes" -> processes = positive(a, value(args, ++i));
-                case "--seconds" -> seconds = Double.parseDouble(value(args, ++i));
-                case "--warmup" -> {
-                    warmup = Double.parseDouble(value(args, ++i));
-                    warmupGiven = true;
-                }
-                case "--scale" -> scale = positive(a, value(args, ++i));
-                case "--accounts" -> accounts = positive(a, value(args, ++i));
-                case "--durability" -> sync = switch (value(args, ++i)) {
-                    case "sync" -> true;
-                    case "nosync" -> false;
-                    default -> throw new IllegalArgumentException("--durability is sync or nosync");
-                };
-                case "--txn" -> readOnly = switch (value(args, ++i)) {
-                    case "full" -> false;
-                    case "readonly" -> true;
-                    default -> throw new IllegalArgumentException("--txn is full or readonly");
-                };
-                case "--dir" -> dir = Paths.get(value(args, ++i));
-                case "--cache-mb" -> cache = (long) positive(a, value(args, ++i)) << 20;
-                case "--elr" -> elr = switch (value(args, ++i)) {
-                    case "on" -> true;
-                    case "off" -> false;
-                    default -> throw new IllegalArgumentException("--elr is on or off");
-                };
-                case "--seed" -> seed = Long.parseLong(value(args, ++i));
-                case "--fresh" -> fresh = true;
-                default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
-            }
-        }
-        if (engine == null || !TpcbEngines.NAMES.contains(engine) && !TpcbEngines.OPTIONAL.contains(engine)) {
-            throw new IllegalArgumentException("--engine must be one of " + TpcbEngines.NAMES + " or, built with -Pbdb, "
-                    + TpcbEngines.OPTIONAL);
-        }
-        if (!warmupGiven) {
-            // Child JVMs compile their hot code at once on the same cores: 4 of them on 2 cores
-            // need about 10 s before they run at their steady rate.
-            warmup *= processes;
-        }
-        if (seconds <= 0 || warmup < 0) {
-            throw new IllegalArgumentException("--seconds must be > 0 and --warmup >= 0");
-        }
-        Options o = new Options(engine, mpl, processes, seconds, warmup, scale, accounts, sync, readOnly, dir, cache,
-                elr, seed, fresh);
-        o.shape(); // validates scale/accounts
-        return o;
+        return TpcbCli.parse(args);
     }
 
-    private static String[] unparse(Options o, Path dir) {
+    static String[] unparse(Options o, Path dir) {
         List<String> a = new ArrayList<>(List.of("--engine", o.engine(), "--mpl", Integer.toString(o.mpl()),
                 "--seconds", Double.toString(o.seconds()), "--warmup", Double.toString(o.warmup()),
                 "--scale", Integer.toString(o.scale()), "--durability", o.sync() ? "sync" : "nosync",
@@ -460,20 +395,5 @@ public final class TpcbCommand {
             a.add(Integer.toString(o.accounts()));
         }
         return a.toArray(String[]::new);
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int positive(String name, String v) {
-        int n = Integer.parseInt(v);
-        if (n < 1) {
-            throw new IllegalArgumentException(name + " must be >= 1");
-        }
-        return n;
     }
 }
