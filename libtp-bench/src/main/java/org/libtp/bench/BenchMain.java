@@ -106,12 +106,10 @@ public final class BenchMain {
         cl.addSubcommand(passThrough("pingpong", PingPong.USAGE,
                 "two-JVM shared-semaphore ping-pong; prints one JSON line", true, PingPong::run, out, err));
         cl.addSubcommand(new CommitCommand(out, err));
-        cl.addSubcommand(new org.libtp.bench.tpcb.TpcbCli(out, err));
-        cl.addSubcommand(passThrough("oo1", org.libtp.bench.oo1.Oo1Command.USAGE,
-                "the paper's OO1 (section 5.2): lookup, forward/backward traversal and insert on a 20,000- or 200,000-part"
-                        + " database, on libtp, notp, flock, fsync and the peers; --cold adds cold runs (store reopened, OS page"
-                        + " cache dropped); prints one JSON line per test and cache",
-                true, org.libtp.bench.oo1.Oo1Command::run, out, err));
+        cl.addSubcommand(withSynopsis(new CommandLine(new org.libtp.bench.tpcb.TpcbCli(out, err)),
+                org.libtp.bench.tpcb.TpcbCommand.USAGE));
+        cl.addSubcommand(withSynopsis(new CommandLine(new org.libtp.bench.oo1.Oo1Cli(out, err)),
+                org.libtp.bench.oo1.Oo1Command.USAGE));
         cl.addSubcommand(passThrough("load", org.libtp.bench.ops.LoadBench.USAGE,
                 "bulk load of N records: a Database.put loop in transactions, libtp load from a dump, db5.3_load (if"
                         + " installed) on the same dump; prints one JSON line",
@@ -147,6 +145,12 @@ public final class BenchMain {
             throw e; // a harness's failure is main's to report (stack trace, status 1)
         });
         return cl;
+    }
+
+    /** The harness's own synopsis (one line, the engines listed) in place of picocli's. */
+    private static CommandLine withSynopsis(CommandLine sub, String usage) {
+        sub.getCommandSpec().usageMessage().customSynopsis(usage);
+        return sub;
     }
 
     /**

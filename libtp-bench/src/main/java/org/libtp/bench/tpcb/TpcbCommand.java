@@ -39,6 +39,11 @@ import java.util.SplittableRandom;
  * the history grew by exactly the number of commits (warm-up included) the workers counted.
  */
 public final class TpcbCommand {
+    public static final String USAGE = "tpcb --engine " + String.join("|", TpcbEngines.NAMES) + "[|bdb with -Pbdb]"
+            + " [--mpl N] [--processes P] [--seconds S] [--warmup W] [--scale BRANCHES] [--accounts TOTAL]"
+            + " [--durability sync|nosync] [--txn full|readonly] [--dir DIR] [--cache-mb M] [--elr on|off]"
+            + " [--seed N] [--fresh]";
+
     /** Parsed command line. {@code accounts} 0 = TPC-B scaling (100,000 per branch). */
     record Options(String engine, int mpl, int processes, double seconds, double warmup, int scale, int accounts,
                    boolean sync, boolean readOnly, Path dir, long cacheBytes, boolean elr, long seed, boolean fresh) {
@@ -65,7 +70,7 @@ public final class TpcbCommand {
             o = parse(args);
         } catch (IllegalArgumentException e) {
             err.println("tpcb: " + e.getMessage());
-            err.println("usage: java -jar libtp-bench.jar help tpcb");
+            err.println("usage: " + USAGE);
             return 2;
         }
         return run(o, out, err);
