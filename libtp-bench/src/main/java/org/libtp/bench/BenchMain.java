@@ -1,70 +1,183 @@
 package org.libtp.bench;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.UnmatchedArgsBinding;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
 import java.io.PrintStream;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.io.PrintWriter;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
  * Main class of {@code libtp-bench.jar}: {@code java -jar libtp-bench.jar <command> [args...]}.
  *
- * <p>Each command is a {@link Command} registered in {@link #COMMANDS}; adding one (commit,
- * tpcb, oo1...) is one more {@code put}. Commands return an exit status and never call
- * {@link System#exit}; only {@link #main} does, once, at the end.
+ * <p>One picocli command, {@code libtp-bench}, with a subcommand per harness (commit, tpcb,
+ * oo1...). A harness is a {@link Command}: it runs with the arguments after its name and returns
+ * an exit status, never calling {@link System#exit}; only {@link #main} does, once, at the end.
+ * Harnesses that still read their own {@code --option value} lists are registered with
+ * {@link #passThrough}: picocli hands them their arguments untouched.
  */
 public final class BenchMain {
 
-    /** A subcommand: runs with the arguments after its name and returns the exit status. */
+    /** A harness that parses its own arguments: runs with them and returns the exit status. */
     public interface Command {
         int run(String[] args, PrintStream out, PrintStream err) throws Exception;
     }
 
-    private record Entry(String usage, String description, Command command) {
+    /** The top command: only subcommands, and help. */
+    @CommandLine.Command(name = "libtp-bench", mixinStandardHelpOptions = true, version = "libtp-bench",
+            description = "LibTP's benchmarks: the paper's TPC-B and OO1, commit throughput, operations, JMH.",
+            synopsisSubcommandLabel = "<command>", commandListHeading = "%nCommands:%n")
+    static final class Top implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            // no command: the overview, as 'help' prints it
+            return new Help().overview(spec.commandLine());
+        }
     }
 
-    private static final Map<String, Entry> COMMANDS = new LinkedHashMap<>();
+    /** {@code help [COMMAND]}: every command with its options, or one command's whole usage. */
+    @CommandLine.Command(name = "help", customSynopsis = "help [COMMAND]", description = "this text; 'help COMMAND' for one command's options")
+    static final class Help implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
 
-    static {
-        COMMANDS.put("jmh", new Entry("jmh [JMH args...]",
-                "run the JMH benchmarks (org.libtp.bench.jmh.*); e.g. jmh -f 1 -wi 3 -w 1s -i 5 -r 1s LatchBench"
-                        + "; 'jmh -h' lists JMH's options",
-                JmhCommand::run));
-        COMMANDS.put("pingpong", new Entry(PingPong.USAGE,
-                "two-JVM shared-semaphore ping-pong; prints one JSON line", PingPong::run));
-        COMMANDS.put("commit", new Entry(CommitBench.USAGE,
-                "commit throughput by N threads in P JVMs: --level txn (default) = begin + one update + commit through the"
-                        + " transaction manager; --level log = one SharedLog.appendAndFlush, no transaction manager"
-                        + "; plus the raw force rate of the disk; prints one JSON line",
-                CommitBench::run));
-        COMMANDS.put("tpcb", new Entry(org.libtp.bench.tpcb.TpcbCommand.USAGE,
-                "the paper's TPC-B (section 5.1) on one engine: libtp (TP mode), its baselines notp, flock, fsync,"
-                        + " and the peers; --accounts 1000 --scale 10 is the paper's small database; prints one JSON line",
-                org.libtp.bench.tpcb.TpcbCommand::run));
-        COMMANDS.put("oo1", new Entry(org.libtp.bench.oo1.Oo1Command.USAGE,
-                "the paper's OO1 (section 5.2): lookup, forward/backward traversal and insert on a 20,000- or 200,000-part"
-                        + " database, on libtp, notp, flock, fsync and the peers; --cold adds cold runs (store reopened, OS page"
-                        + " cache dropped); prints one JSON line per test and cache",
-                org.libtp.bench.oo1.Oo1Command::run));
-        COMMANDS.put("load", new Entry(org.libtp.bench.ops.LoadBench.USAGE,
-                "bulk load of N records: a Database.put loop in transactions, libtp load from a dump, db5.3_load (if"
-                        + " installed) on the same dump; prints one JSON line",
-                org.libtp.bench.ops.LoadBench::run));
-        COMMANDS.put("backup", new Entry(org.libtp.bench.ops.BackupBench.USAGE,
-                "hot backups of a running environment, one after another for S seconds from this JVM: MB/s; run beside"
-                        + " tpcb to measure what a backup costs it (scripts/ops-bench.sh); prints one JSON line",
-                org.libtp.bench.ops.BackupBench::run));
-        COMMANDS.put("report", new Entry(org.libtp.bench.report.ReportCommand.USAGE,
-                "the generated section of docs/benchmarks.md (between its generated markers) and its PNG charts, from the"
-                        + " JSON lines of commit, tpcb and oo1 runs: machine facts, the performance targets evaluated,"
-                        + " TPC-B and OO1 tables, the paper's ratios; libtp-bench/scripts/bench-report.sh runs the whole matrix",
-                org.libtp.bench.report.ReportCommand::run));
-        COMMANDS.put("help", new Entry("help", "this text", (args, out, err) -> {
-            usage(out);
+        @Parameters(arity = "0..1", paramLabel = "COMMAND", description = "a command")
+        String command;
+
+        @Override
+        public Integer call() {
+            CommandLine top = spec.commandLine().getParent();
+            if (command == null) {
+                return overview(top);
+            }
+            CommandLine sub = top.getSubcommands().get(command);
+            if (sub == null) {
+                top.getErr().println("unknown command '" + command + "'");
+                return 2;
+            }
+            sub.usage(top.getOut());
             return 0;
-        }));
+        }
+
+        int overview(CommandLine top) {
+            PrintWriter out = top.getOut();
+            out.println("usage: java -jar libtp-bench.jar <command> [args...]");
+            out.println("commands:");
+            for (Map.Entry<String, CommandLine> e : top.getSubcommands().entrySet()) {
+                CommandSpec s = e.getValue().getCommandSpec();
+                String[] synopsis = s.usageMessage().customSynopsis();
+                String usage = synopsis.length > 0 ? synopsis[0]
+                        : oneLine(e.getValue());
+                out.println("  " + usage);
+                out.println("      " + String.join(" ", s.usageMessage().description()));
+            }
+            out.flush();
+            return 0;
+        }
     }
 
     private BenchMain() {
+    }
+
+    /** A command's synopsis on one line, without the top command's name. */
+    static String oneLine(CommandLine line) {
+        String[] custom = line.getCommandSpec().usageMessage().customSynopsis();
+        String synopsis = custom.length > 0 ? String.join(" ", custom) : line.getHelp().synopsis(0);
+        String one = String.join(" ", synopsis.trim().split("\\s+"));
+        return one.startsWith("libtp-bench ") && line.getParent() != null ? one.substring("libtp-bench ".length()) : one;
+    }
+
+    /** The command line: {@code libtp-bench} and its subcommands, writing to {@code out} and {@code err}. */
+    public static CommandLine commandLine(PrintStream out, PrintStream err) {
+        CommandLine cl = new CommandLine(new Top());
+        cl.addSubcommand(passThrough("jmh", "jmh [JMH args...]",
+                "run the JMH benchmarks (org.libtp.bench.jmh.*); e.g. jmh -f 1 -wi 3 -w 1s -i 5 -r 1s LatchBench"
+                        + "; 'jmh -h' lists JMH's options",
+                false, JmhCommand::run, out, err));
+        cl.addSubcommand(passThrough("pingpong", PingPong.USAGE,
+                "two-JVM shared-semaphore ping-pong; prints one JSON line", true, PingPong::run, out, err));
+        cl.addSubcommand(new CommitCommand(out, err));
+        cl.addSubcommand(withSynopsis(new CommandLine(new org.libtp.bench.tpcb.TpcbCli(out, err)),
+                org.libtp.bench.tpcb.TpcbCommand.USAGE));
+        cl.addSubcommand(withSynopsis(new CommandLine(new org.libtp.bench.oo1.Oo1Cli(out, err)),
+                org.libtp.bench.oo1.Oo1Command.USAGE));
+        cl.addSubcommand(passThrough("load", org.libtp.bench.ops.LoadBench.USAGE,
+                "bulk load of N records: a Database.put loop in transactions, libtp load from a dump, db5.3_load (if"
+                        + " installed) on the same dump; prints one JSON line",
+                true, org.libtp.bench.ops.LoadBench::run, out, err));
+        cl.addSubcommand(passThrough("backup", org.libtp.bench.ops.BackupBench.USAGE,
+                "hot backups of a running environment, one after another for S seconds from this JVM: MB/s; run beside"
+                        + " tpcb to measure what a backup costs it (scripts/ops-bench.sh); prints one JSON line",
+                true, org.libtp.bench.ops.BackupBench::run, out, err));
+        cl.addSubcommand(passThrough("report", org.libtp.bench.report.ReportCommand.USAGE,
+                "the generated section of docs/benchmarks.md (between its generated markers) and its PNG charts, from the"
+                        + " JSON lines of commit, tpcb and oo1 runs: machine facts, the performance targets evaluated,"
+                        + " TPC-B and OO1 tables, the paper's ratios; libtp-bench/scripts/bench-report.sh runs the whole matrix",
+                true, org.libtp.bench.report.ReportCommand::run, out, err));
+        cl.addSubcommand(new Help());
+        // after the subcommands: these setters reach the subcommands added so far
+        cl.setExpandAtFiles(false);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setOverwrittenOptionsAllowed(true); // as the hand-written parsers did: a repeated option's last value wins
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        cl.setParameterExceptionHandler((e, args) -> {
+            CommandLine line = e.getCommandLine();
+            if (line == cl && e instanceof CommandLine.UnmatchedArgumentException) {
+                line.getErr().println("unknown command '" + e.getCommandLine().getParseResult().unmatched().get(0) + "'");
+            } else {
+                line.getErr().println(e.getMessage());
+            }
+            line.getErr().println("usage: " + oneLine(line) + "; 'java -jar libtp-bench.jar help"
+                    + (line == cl ? "" : " " + line.getCommandName()) + "' says more");
+            return 2;
+        });
+        cl.setExecutionExceptionHandler((e, line, parsed) -> {
+            throw e; // a harness's failure is main's to report (stack trace, status 1)
+        });
+        return cl;
+    }
+
+    /** The harness's own synopsis (one line, the engines listed) in place of picocli's. */
+    private static CommandLine withSynopsis(CommandLine sub, String usage) {
+        sub.getCommandSpec().usageMessage().customSynopsis(usage);
+        return sub;
+    }
+
+    /**
+     * A subcommand whose harness parses its own arguments: picocli collects them all, in order,
+     * as unmatched arguments. {@code helpOptions}: -h/--help print {@code usage} (jmh passes its
+     * own -h to JMH).
+     */
+    static CommandSpec passThrough(String name, String usage, String description, boolean helpOptions,
+                                   Command command, PrintStream out, PrintStream err) {
+        String[][] args = {new String[0]};
+        CommandSpec spec = CommandSpec.wrapWithoutInspection((Callable<Integer>) () -> command.run(args[0], out, err));
+        spec.name(name);
+        spec.usageMessage().customSynopsis(usage).description(description);
+        if (helpOptions) {
+            spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
+                    .description("Show this help message and exit.").build());
+        }
+        spec.parser().unmatchedOptionsArePositionalParams(true);
+        spec.addUnmatchedArgsBinding(UnmatchedArgsBinding.forStringArrayConsumer(new CommandLine.Model.ISetter() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <T> T set(T value) {
+                args[0] = (String[]) value;
+                return null;
+            }
+        }));
+        return spec;
     }
 
     public static void main(String[] args) {
@@ -79,27 +192,8 @@ public final class BenchMain {
         System.exit(status);
     }
 
-    /** Runs the command named by {@code args[0]}; returns its exit status. */
+    /** Runs the command named by {@code args[0]}; returns its exit status (2 for a usage error). */
     public static int dispatch(String[] args, PrintStream out, PrintStream err) throws Exception {
-        if (args.length == 0) {
-            usage(out);
-            return 0;
-        }
-        Entry e = COMMANDS.get(args[0]);
-        if (e == null) {
-            err.println("unknown command '" + args[0] + "'");
-            usage(err);
-            return 2;
-        }
-        return e.command().run(Arrays.copyOfRange(args, 1, args.length), out, err);
-    }
-
-    static void usage(PrintStream out) {
-        out.println("usage: java -jar libtp-bench.jar <command> [args...]");
-        out.println("commands:");
-        for (Entry e : COMMANDS.values()) {
-            out.println("  " + e.usage());
-            out.println("      " + e.description());
-        }
+        return commandLine(out, err).execute(args);
     }
 }

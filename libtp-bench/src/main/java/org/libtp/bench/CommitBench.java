@@ -8,33 +8,29 @@ import org.libtp.core.log.LogRecordCodec;
 import org.libtp.core.log.Lsn;
 import org.libtp.core.log.SharedLog;
 import org.libtp.core.storage.FileStorage;
+import org.libtp.core.testkit.ParentWatch;
+import org.libtp.core.testkit.Phases;
+import org.libtp.core.testkit.PipedChild;
 import org.libtp.core.txn.SharedTxnManager;
 import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 import org.libtp.core.txn.TxnEnvironment;
 
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.PrintStream;
-import java.io.Writer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -70,10 +66,6 @@ import java.util.concurrent.TimeUnit;
  * changes.
  */
 public final class CommitBench {
-    static final String USAGE = "commit [--level txn|log] [--dir DIR] [--threads N] [--processes P] [--seconds S] "
-            + "[--warmup W] [--durability sync|write_no_sync|no_sync] [--payload BYTES] [--raw-seconds R] "
-            + "[--active-txns (log level)] [--stalls]";
-
     static final String NOTES_TXN = "transaction-level commit: each commit is begin(durability), one CounterStore "
             + "increment (a SLOT_UPDATE record, borrowed from the test record manager, of recordBytes bytes, logged "
             + "under the counter's stripe latch) and commit (a TXN_COMMIT record of 40 bytes, flushed per durability); "
@@ -143,15 +135,8 @@ public final class CommitBench {
 
     // ------------------------------------------------------------------ command (parent)
 
-    /** {@code commit} command. */
-    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        Options o;
-        try {
-            o = parse(args);
-        } catch (IllegalArgumentException e) { // also NumberFormatException
-            err.println(e.getMessage() + "; usage: " + USAGE);
-            return 2;
-        }
+    /** {@code commit} command, its options parsed ({@link CommitCommand}) and checked ({@link #options}). */
+    static int run(Options o, PrintStream out, PrintStream err) throws Exception {
         boolean ownDir = o.dir() == null;
         Path dir;
         if (ownDir) {
@@ -231,68 +216,14 @@ public final class CommitBench {
                 (env, storage) -> List.of(new CounterStore(env, storage, o.payload())));
     }
 
-    static Options parse(String[] args) {
-        Level level = Level.TXN;
-        Path dir = null;
-        int threads = 1;
-        int processes = 1;
-        double seconds = 10;
-        double warmup = 2;
-        Durability durability = Durability.SYNC;
-        int payload = 100;
-        double rawSeconds = 3;
-        boolean activeTxns = false;
-        boolean stalls = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--level":
-                    String l = value(args, ++i);
-                    try {
-                        level = Level.valueOf(l.toUpperCase(Locale.ROOT));
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("--level must be txn or log, not '" + l + "'");
-                    }
-                    break;
-                case "--dir":
-                    dir = Paths.get(value(args, ++i));
-                    break;
-                case "--threads":
-                    threads = Integer.parseInt(value(args, ++i));
-                    break;
-                case "--processes":
-                    processes = Integer.parseInt(value(args, ++i));
-                    break;
-                case "--seconds":
-                    seconds = Double.parseDouble(value(args, ++i));
-                    break;
-                case "--warmup":
-                    warmup = Double.parseDouble(value(args, ++i));
-                    break;
-                case "--durability":
-                    String d = value(args, ++i);
-                    try {
-                        durability = Durability.valueOf(d.toUpperCase(Locale.ROOT));
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("--durability must be sync, write_no_sync or no_sync, not '"
-                                + d + "'");
-                    }
-                    break;
-                case "--payload":
-                    payload = Integer.parseInt(value(args, ++i));
-                    break;
-                case "--raw-seconds":
-                    rawSeconds = Double.parseDouble(value(args, ++i));
-                    break;
-                case "--active-txns":
-                    activeTxns = true;
-                    break;
-                case "--stalls":
-                    stalls = true;
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown commit option '" + args[i] + "'");
-            }
-        }
+    /**
+     * The options, checked against each other and the log's limits.
+     *
+     * @throws IllegalArgumentException naming the option at fault
+     */
+    static Options options(Level level, Path dir, int threads, int processes, double seconds, double warmup,
+                           Durability durability, int payload, double rawSeconds, boolean activeTxns,
+                           boolean stalls) {
         if (threads < 1 || threads > 1024) {
             throw new IllegalArgumentException("--threads must be in [1, 1024]");
         }
@@ -314,19 +245,12 @@ public final class CommitBench {
                 activeTxns, stalls);
     }
 
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException("option " + args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
     /** In-process: warm up, measure, stop. */
     private static Part drive(Workers w, Options o) throws InterruptedException {
         w.go();
-        sleepSeconds(o.warmup());
+        Phases.sleepSeconds(o.warmup());
         Snapshot a = w.snapshot();
-        sleepSeconds(o.seconds());
+        Phases.sleepSeconds(o.seconds());
         Snapshot b = w.snapshot();
         w.stop();
         return part(a, b);
@@ -337,114 +261,26 @@ public final class CommitBench {
                 b.stalls() - a.stalls(), b.stallNanos() - a.stallNanos(), b.checkpoints() - a.checkpoints());
     }
 
-    private static void sleepSeconds(double s) throws InterruptedException {
-        long end = System.nanoTime() + (long) (s * 1e9);
-        long left;
-        while ((left = end - System.nanoTime()) > 0) {
-            TimeUnit.NANOSECONDS.sleep(left);
-        }
-    }
-
-    /** One child JVM and the lines it printed. */
-    private static final class Child {
-        final int index;
-        final Process process;
-        final Writer in;
-        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-
-        Child(int index, Process process) {
-            this.index = index;
-            this.process = process;
-            this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            Thread reader = new Thread(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = r.readLine()) != null) {
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    // the child is gone; expect() notices
-                }
-            }, "commit child " + index + " reader");
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        void send(String command) throws IOException {
-            in.write(command);
-            in.write('\n');
-            in.flush();
-        }
-
-        /** The next line, which must start with {@code prefix}. */
-        String expect(String prefix, long timeoutSeconds) throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-            while (true) {
-                String line = lines.poll(200, TimeUnit.MILLISECONDS);
-                if (line != null) {
-                    if (line.startsWith(prefix)) {
-                        return line;
-                    }
-                    throw new IllegalStateException("commit child " + index + " said '" + line + "', expected "
-                            + prefix);
-                }
-                if (!process.isAlive() && lines.isEmpty()) {
-                    throw new IllegalStateException("commit child " + index + " died (exit status "
-                            + process.exitValue() + ")");
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    throw new IllegalStateException("no " + prefix + " from commit child " + index + " in "
-                            + timeoutSeconds + " s");
-                }
-            }
-        }
-    }
-
     private static List<Part> multiProcess(Path dir, Options o, List<Process> registry, PrintStream err)
             throws Exception {
-        List<Child> cs = new ArrayList<>();
+        List<PipedChild> cs = new ArrayList<>();
         for (int i = 0; i < o.processes(); i++) {
-            Process p = startChild(dir, o, i);
+            PipedChild c = PipedChild.start("commit child " + i, childCommand(dir, o, i));
             synchronized (registry) {
-                registry.add(p);
+                registry.add(c.process());
             }
-            cs.add(new Child(i, p));
-        }
-        for (Child c : cs) {
-            c.expect("READY", READY_TIMEOUT_SECONDS);
-        }
-        for (Child c : cs) {
-            c.send("GO");
-        }
-        sleepSeconds(o.warmup());
-        for (Child c : cs) {
-            c.send("MARK");
-        }
-        sleepSeconds(o.seconds());
-        for (Child c : cs) {
-            c.send("STOP");
+            cs.add(c);
         }
         List<Part> parts = new ArrayList<>();
-        for (Child c : cs) {
-            String[] f = c.expect("RESULT ", STOP_TIMEOUT_SECONDS).split(" ");
-            parts.add(new Part(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-                    Long.parseLong(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6])));
-        }
-        for (Child c : cs) {
-            c.in.close(); // the child is on its way out anyway
-            if (!c.process.waitFor(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                err.println("commit child " + c.index + " did not exit; killing it");
-                c.process.destroyForcibly();
-            } else if (c.process.exitValue() != 0) {
-                throw new IllegalStateException("commit child " + c.index + " exited with status "
-                        + c.process.exitValue());
-            }
+        for (String[] f : Phases.drive(cs, o.warmup(), o.seconds(), Duration.ofSeconds(READY_TIMEOUT_SECONDS),
+                Duration.ofSeconds(STOP_TIMEOUT_SECONDS))) {
+            parts.add(new Part(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]),
+                    Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5])));
         }
         return parts;
     }
 
-    private static Process startChild(Path dir, Options o, int index) throws IOException {
+    private static List<String> childCommand(Path dir, Options o, int index) {
         List<String> cmd = ParentWatch.javaCommand(CommitBench.class);
         cmd.add(dir.toString());
         cmd.add(Integer.toString(o.threads()));
@@ -456,9 +292,7 @@ public final class CommitBench {
         cmd.add(Boolean.toString(o.stalls()));
         cmd.add(o.level().name());
         cmd.add(Integer.toString(o.processes()));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.redirectError(ProcessBuilder.Redirect.INHERIT); // stdin/stdout are the control pipe
-        return pb.start();
+        return cmd;
     }
 
 
@@ -834,42 +668,30 @@ public final class CommitBench {
 
     private static void child(Options o, int index, long parentPid) throws Exception {
         ParentWatch.startWatchdog(parentPid, "commit child", WATCHDOG_MILLIS);
-
-        PrintStream out = System.out;
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         RegionEnvironmentConfig config = RegionEnvironmentConfig.builder().failCheckMillis(0).build();
         try (Workers w = new Workers(o.dir(), config, o, index)) {
-            out.println("READY");
-            out.flush();
-            Snapshot mark = null;
-            while (true) {
-                String cmd = in.readLine();
-                if (cmd == null) {
-                    ParentWatch.orphaned("commit child", "end of input (the parent died)");
-                    return;
+            Phases.serve("commit child", new Phases.Worker() {
+                private Snapshot mark;
+
+                @Override
+                public void go() {
+                    w.go();
                 }
-                switch (cmd) {
-                    case "GO":
-                        w.go();
-                        break;
-                    case "MARK":
-                        mark = w.snapshot();
-                        break;
-                    case "STOP":
-                        Snapshot end = w.snapshot();
-                        w.stop();
-                        if (mark == null) {
-                            throw new IllegalStateException("STOP before MARK");
-                        }
-                        Part p = part(mark, end);
-                        out.println("RESULT " + p.commits() + " " + p.forces() + " " + p.nanos() + " " + p.stalls()
-                                + " " + p.stallNanos() + " " + p.checkpoints());
-                        out.flush();
-                        return;
-                    default:
-                        throw new IllegalStateException("unknown command '" + cmd + "' from the parent");
+
+                @Override
+                public void mark() {
+                    mark = w.snapshot();
                 }
-            }
+
+                @Override
+                public String stop() throws Exception {
+                    Snapshot end = w.snapshot();
+                    w.stop();
+                    Part p = part(mark, end);
+                    return p.commits() + " " + p.forces() + " " + p.nanos() + " " + p.stalls() + " " + p.stallNanos()
+                            + " " + p.checkpoints();
+                }
+            });
         }
     }
 }

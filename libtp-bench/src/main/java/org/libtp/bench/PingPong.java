@@ -7,13 +7,12 @@ import org.libtp.core.memory.Memory;
 import org.libtp.core.region.Region;
 import org.libtp.core.sync.Futex;
 import org.libtp.core.sync.SharedSemaphore;
+import org.libtp.core.testkit.ParentWatch;
 
-import java.io.File;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;

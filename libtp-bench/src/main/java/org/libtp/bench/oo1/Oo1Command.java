@@ -11,7 +11,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,6 +82,7 @@ public final class Oo1Command {
     private Oo1Command() {
     }
 
+    /** {@code oo1} with its arguments: status 2 for a usage error. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         Options o;
         try {
@@ -92,6 +92,11 @@ public final class Oo1Command {
             err.println("usage: " + USAGE);
             return 2;
         }
+        return run(o, out, err);
+    }
+
+    /** {@code oo1}, its options parsed and checked ({@link Oo1Cli}). */
+    static int run(Options o, PrintStream out, PrintStream err) {
         Path dir;
         try {
             dir = o.dir() != null ? o.dir() : Files.createTempDirectory("libtp-oo1-");
@@ -264,89 +269,6 @@ public final class Oo1Command {
     // ------------------------------------------------------------------ arguments
 
     static Options parse(String[] args) {
-        String engine = null;
-        int parts = 20_000;
-        Path dir = null;
-        boolean sync = true;
-        long cache = 64L << 20;
-        int repeat = 3;
-        long seed = 42;
-        boolean fresh = false;
-        List<Oo1Workload.Test> tests = List.of(Oo1Workload.Test.values());
-        boolean cold = false;
-        int warmup = 100;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--engine" -> engine = value(args, ++i);
-                case "--parts" -> parts = positive(a, value(args, ++i));
-                case "--dir" -> dir = Paths.get(value(args, ++i));
-                case "--durability" -> sync = switch (value(args, ++i)) {
-                    case "sync" -> true;
-                    case "nosync" -> false;
-                    default -> throw new IllegalArgumentException("--durability is sync or nosync");
-                };
-                case "--cache-mb" -> cache = (long) positive(a, value(args, ++i)) << 20;
-                case "--repeat" -> repeat = positive(a, value(args, ++i));
-                case "--seed" -> seed = parseLong(a, value(args, ++i));
-                case "--fresh" -> fresh = true;
-                case "--test" -> tests = tests(value(args, ++i));
-                case "--cold" -> cold = true;
-                case "--warmup" -> warmup = positive(a, value(args, ++i));
-                default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
-            }
-        }
-        if (engine == null || !Oo1Engines.NAMES.contains(engine) && !Oo1Engines.OPTIONAL.contains(engine)) {
-            throw new IllegalArgumentException("--engine must be one of " + Oo1Engines.NAMES + " or, built with -Pbdb, "
-                    + Oo1Engines.OPTIONAL);
-        }
-        if (parts < 10) {
-            throw new IllegalArgumentException("--parts must be >= 10 (the paper: 20000 or 200000)");
-        }
-        return new Oo1Command.Options(engine, parts, dir, sync, cache, repeat, seed, fresh, tests, cold, warmup);
-    }
-
-    private static List<Oo1Workload.Test> tests(String v) {
-        if (v.equals("all")) {
-            return List.of(Oo1Workload.Test.values());
-        }
-        List<Oo1Workload.Test> l = new ArrayList<>();
-        for (String s : v.split(",")) {
-            Oo1Workload.Test t = switch (s) {
-                case "lookup" -> Oo1Workload.Test.LOOKUP;
-                case "forward" -> Oo1Workload.Test.FORWARD;
-                case "backward" -> Oo1Workload.Test.BACKWARD;
-                case "insert" -> Oo1Workload.Test.INSERT;
-                default -> throw new IllegalArgumentException("--test is all or a list of lookup, forward, backward, insert;"
-                        + " not '" + s + "'");
-            };
-            if (!l.contains(t)) {
-                l.add(t);
-            }
-        }
-        return List.copyOf(l);
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static long parseLong(String name, String v) {
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " needs an integer, not '" + v + "'");
-        }
-    }
-
-    private static int positive(String name, String v) {
-        long n = parseLong(name, v);
-        if (n < 1 || n > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(name + " must be in 1.." + Integer.MAX_VALUE);
-        }
-        return (int) n;
+        return Oo1Cli.parse(args);
     }
 }

@@ -1,19 +1,15 @@
 package org.libtp.bench.tpcb;
 
 import org.libtp.bench.Json;
-import org.libtp.bench.ParentWatch;
 import org.libtp.bench.TempDirs;
+import org.libtp.core.testkit.ParentWatch;
+import org.libtp.core.testkit.Phases;
+import org.libtp.core.testkit.PipedChild;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.PrintStream;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,6 +63,7 @@ public final class TpcbCommand {
     private TpcbCommand() {
     }
 
+    /** {@code tpcb} with its arguments (tests): status 2 for a usage error. */
     public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
         Options o;
         try {
@@ -76,6 +73,11 @@ public final class TpcbCommand {
             err.println("usage: " + USAGE);
             return 2;
         }
+        return run(o, out, err);
+    }
+
+    /** {@code tpcb}, its options parsed and checked ({@link TpcbCli}). */
+    static int run(Options o, PrintStream out, PrintStream err) throws Exception {
         Path dir = o.dir() != null ? o.dir() : Files.createTempDirectory("libtp-tpcb-");
         if (o.fresh()) {
             TempDirs.deleteRecursively(dir);
@@ -153,6 +155,9 @@ public final class TpcbCommand {
     }
 
     // ------------------------------------------------------------------ workers
+
+    /** How long a child may take to open its engine, or to stop and answer (generous: a cold disk). */
+    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(10);
 
     /** {@code mpl} threads, each with its own session and random stream. */
     static final class Workers implements AutoCloseable {
@@ -308,24 +313,8 @@ public final class TpcbCommand {
 
     // ------------------------------------------------------------------ processes
 
-    private record Child(Process process, BufferedReader in, Writer out) {
-        String read() throws IOException {
-            String l = in.readLine();
-            if (l == null) {
-                throw new IllegalStateException("a tpcb child exited early (status "
-                        + (process.isAlive() ? "running" : process.exitValue()) + "); see its output above");
-            }
-            return l;
-        }
-
-        void send(String cmd) throws IOException {
-            out.write(cmd + "\n");
-            out.flush();
-        }
-    }
-
     private static List<Part> multiProcess(Options o, Path dir) throws Exception {
-        List<Child> children = new ArrayList<>();
+        List<PipedChild> children = new ArrayList<>();
         try {
             for (int i = 0; i < o.processes(); i++) {
                 List<String> cmd = ParentWatch.javaCommand(TpcbCommand.class);
@@ -336,48 +325,17 @@ public final class TpcbCommand {
                 cmd.add("--child");
                 cmd.add(Integer.toString(i + 1));
                 cmd.add(Long.toString(ProcessHandle.current().pid()));
-                ProcessBuilder pb = new ProcessBuilder(cmd);
-                pb.redirectError(ProcessBuilder.Redirect.INHERIT);
-                Process p = pb.start();
-                children.add(new Child(p, new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)),
-                        new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)));
-            }
-            for (Child c : children) {
-                expect(c.read(), "READY");
-            }
-            for (Child c : children) {
-                c.send("GO");
-            }
-            sleep(o.warmup());
-            for (Child c : children) {
-                c.send("MARK");
-            }
-            sleep(o.seconds());
-            for (Child c : children) {
-                c.send("STOP");
+                children.add(PipedChild.start("tpcb child " + (i + 1), cmd));
             }
             List<Part> parts = new ArrayList<>();
-            for (Child c : children) {
-                String[] f = c.read().split(" ");
-                expect(f[0], "RESULT");
-                parts.add(new Part(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4])));
-            }
-            for (Child c : children) {
-                if (c.process().waitFor() != 0) {
-                    throw new IllegalStateException("a tpcb child exited with status " + c.process().exitValue());
-                }
+            for (String[] f : Phases.drive(children, o.warmup(), o.seconds(), CHILD_TIMEOUT, CHILD_TIMEOUT)) {
+                parts.add(new Part(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])));
             }
             return parts;
         } finally {
-            for (Child c : children) {
-                c.process().destroyForcibly();
+            for (PipedChild c : children) {
+                c.close();
             }
-        }
-    }
-
-    private static void expect(String got, String want) {
-        if (!want.equals(got)) {
-            throw new IllegalStateException("tpcb child said '" + got + "', expected " + want);
         }
     }
 
@@ -398,112 +356,39 @@ public final class TpcbCommand {
 
     private static void child(Options o, int index, long parentPid) throws Exception {
         ParentWatch.startWatchdog(parentPid, "tpcb child", 500);
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        PrintStream out = System.out;
         try (TpcbStore store = TpcbEngines.open(o.engine(), o.engineOptions(o.dir()));
              Workers w = new Workers(store, o, index)) {
-            out.println("READY");
-            out.flush();
-            long[] mark = null;
-            while (true) {
-                String cmd = in.readLine();
-                if (cmd == null) {
-                    ParentWatch.orphaned("tpcb child", "end of input (the parent died)");
-                    return;
+            Phases.serve("tpcb child", new Phases.Worker() {
+                private long[] mark;
+
+                @Override
+                public void go() {
+                    w.go();
                 }
-                switch (cmd) {
-                    case "GO" -> w.go();
-                    case "MARK" -> mark = w.snapshot();
-                    case "STOP" -> {
-                        long[] b = w.snapshot();
-                        w.stopAndJoin();
-                        long[] end = w.snapshot();
-                        if (mark == null) {
-                            throw new IllegalStateException("STOP before MARK");
-                        }
-                        out.println("RESULT " + (b[0] - mark[0]) + " " + (b[1] - mark[1]) + " " + (b[2] - mark[2])
-                                + " " + end[0]);
-                        out.flush();
-                        return;
-                    }
-                    default -> throw new IllegalStateException("unknown command '" + cmd + "' from the parent");
+
+                @Override
+                public void mark() {
+                    mark = w.snapshot();
                 }
-            }
+
+                @Override
+                public String stop() throws Exception {
+                    long[] b = w.snapshot();
+                    w.stopAndJoin();
+                    long[] end = w.snapshot();
+                    return (b[0] - mark[0]) + " " + (b[1] - mark[1]) + " " + (b[2] - mark[2]) + " " + end[0];
+                }
+            });
         }
     }
 
     // ------------------------------------------------------------------ arguments
 
     static Options parse(String[] args) {
-        String engine = null;
-        int mpl = 1;
-        int processes = 1;
-        double seconds = 10;
-        double warmup = 3;
-        boolean warmupGiven = false;
-        int scale = 1;
-        int accounts = 0;
-        boolean sync = true;
-        boolean readOnly = false;
-        Path dir = null;
-        long cache = 256L << 20;
-        boolean elr = true;
-        long seed = 42;
-        boolean fresh = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--engine" -> engine = value(args, ++i);
-                case "--mpl" -> mpl = positive(a, value(args, ++i));
-                case "--processes" -> processes = positive(a, value(args, ++i));
-                case "--seconds" -> seconds = Double.parseDouble(value(args, ++i));
-                case "--warmup" -> {
-                    warmup = Double.parseDouble(value(args, ++i));
-                    warmupGiven = true;
-                }
-                case "--scale" -> scale = positive(a, value(args, ++i));
-                case "--accounts" -> accounts = positive(a, value(args, ++i));
-                case "--durability" -> sync = switch (value(args, ++i)) {
-                    case "sync" -> true;
-                    case "nosync" -> false;
-                    default -> throw new IllegalArgumentException("--durability is sync or nosync");
-                };
-                case "--txn" -> readOnly = switch (value(args, ++i)) {
-                    case "full" -> false;
-                    case "readonly" -> true;
-                    default -> throw new IllegalArgumentException("--txn is full or readonly");
-                };
-                case "--dir" -> dir = Paths.get(value(args, ++i));
-                case "--cache-mb" -> cache = (long) positive(a, value(args, ++i)) << 20;
-                case "--elr" -> elr = switch (value(args, ++i)) {
-                    case "on" -> true;
-                    case "off" -> false;
-                    default -> throw new IllegalArgumentException("--elr is on or off");
-                };
-                case "--seed" -> seed = Long.parseLong(value(args, ++i));
-                case "--fresh" -> fresh = true;
-                default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
-            }
-        }
-        if (engine == null || !TpcbEngines.NAMES.contains(engine) && !TpcbEngines.OPTIONAL.contains(engine)) {
-            throw new IllegalArgumentException("--engine must be one of " + TpcbEngines.NAMES + " or, built with -Pbdb, "
-                    + TpcbEngines.OPTIONAL);
-        }
-        if (!warmupGiven) {
-            // Child JVMs compile their hot code at once on the same cores: 4 of them on 2 cores
-            // need about 10 s before they run at their steady rate.
-            warmup *= processes;
-        }
-        if (seconds <= 0 || warmup < 0) {
-            throw new IllegalArgumentException("--seconds must be > 0 and --warmup >= 0");
-        }
-        Options o = new Options(engine, mpl, processes, seconds, warmup, scale, accounts, sync, readOnly, dir, cache,
-                elr, seed, fresh);
-        o.shape(); // validates scale/accounts
-        return o;
+        return TpcbCli.parse(args);
     }
 
-    private static String[] unparse(Options o, Path dir) {
+    static String[] unparse(Options o, Path dir) {
         List<String> a = new ArrayList<>(List.of("--engine", o.engine(), "--mpl", Integer.toString(o.mpl()),
                 "--seconds", Double.toString(o.seconds()), "--warmup", Double.toString(o.warmup()),
                 "--scale", Integer.toString(o.scale()), "--durability", o.sync() ? "sync" : "nosync",
@@ -515,20 +400,5 @@ public final class TpcbCommand {
             a.add(Integer.toString(o.accounts()));
         }
         return a.toArray(String[]::new);
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int positive(String name, String v) {
-        int n = Integer.parseInt(v);
-        if (n < 1) {
-            throw new IllegalArgumentException(name + " must be >= 1");
-        }
-        return n;
     }
 }

@@ -16,7 +16,7 @@ import java.util.function.IntFunction;
 /**
  * Multi-JVM test kit: starts a child JVM on the current test class path running a given main,
  * collects its output (stdout and stderr merged) line by line, waits with timeouts and kills it
- * with SIGKILL. Published in libtp-core's test-jar for the other modules.
+ * with SIGKILL. Main scope of libtp-testkit, for every module's multi-JVM tests.
  *
  * <p>Children get no JVM flags beyond a heap limit (and, on JDK 22+, native access for JNA), so
  * every cross-process test also proves LibTP needs no flags. Extra flags for all children can be
@@ -243,7 +243,6 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** Closes all, ignoring nothing: every child is killed if still alive. */
     /**
      * SIGKILLs every child first (so they die at about the same moment, as in a machine crash),
      * then waits for each and drains its output.
@@ -257,6 +256,7 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /** Closes each: every child still alive is killed. */
     public static void closeAll(List<ChildJvm> children) {
         for (ChildJvm c : children) {
             c.close();

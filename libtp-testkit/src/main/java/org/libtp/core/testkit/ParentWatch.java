@@ -1,4 +1,4 @@
-package org.libtp.bench;
+package org.libtp.core.testkit;
 
 import java.io.File;
 import java.lang.management.ManagementFactory;
