@@ -168,6 +168,11 @@ final class Rows {
                 : o instanceof LocalDate ? 4 : o instanceof LocalDateTime ? 5 : 6;
     }
 
+    /**
+     * Rows by their quantized cells, then, among rows equal at that precision, by their numbers'
+     * full values: 99999999.980 and 100000000.000 (exact DECIMALs) are equal at 9 digits, and a
+     * tie would leave their order to each engine's row order.
+     */
     static final Comparator<List<Object>> ROW_ORDER = (a, b) -> {
         for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
             int c = compareCells(a.get(i), b.get(i));
@@ -175,7 +180,13 @@ final class Rows {
                 return c;
             }
         }
-        return Integer.compare(a.size(), b.size());
+        int c = Integer.compare(a.size(), b.size());
+        for (int i = 0; c == 0 && i < a.size(); i++) {
+            if (a.get(i) instanceof Num x && b.get(i) instanceof Num y) {
+                c = x.exact != null && y.exact != null ? x.exact.compareTo(y.exact) : Double.compare(x.approx, y.approx);
+            }
+        }
+        return c;
     };
 
     static List<List<Object>> sorted(List<List<Object>> rows) {
