@@ -24,12 +24,10 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.libtp.core.txn.TxnLayout.*;
 
@@ -55,6 +53,8 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
     private final Map<RecordType, ResourceManager> managers = new EnumMap<>(RecordType.class);
     private final List<ResourceManager> managerList;
     private final FailCheckListener listener = this::cleanUpDead;
+    private final LogRetention retention;
+    private final Checkpointer checkpointer;
     private final List<TxnEndListener> endListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
     /** This process ran recovery when it opened the manager (it rebuilt the regions). */
@@ -74,6 +74,8 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         this.ckpLatch = env.latch(region, OFF_CKP_LATCH, "checkpoint latch");
         this.max = config.maxTransactions();
         this.managerList = List.copyOf(rms);
+        this.retention = new LogRetention(env, log, mem, ckpLatch, max);
+        this.checkpointer = new Checkpointer(env, log, config, mem, txnLatch, ckpLatch, managerList, retention);
         for (ResourceManager rm : rms) {
             for (RecordType t : rm.types()) {
                 if (managers.put(t, rm) != null) {
@@ -111,7 +113,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         try {
             if (tm.mem.getIntVolatile(OFF_STATE) == 0) {
                 tm.mem.putInt(OFF_MAX, config.maxTransactions());
-                tm.recover(catastrophic);
+                new Recovery(tm, env, log, tm.mem, tm.managerList).run(catastrophic);
                 tm.ranRecovery = true;
                 tm.mem.putIntVolatile(OFF_STATE, 1);
             } else if (tm.mem.getInt(OFF_MAX) != config.maxTransactions()) {
@@ -130,8 +132,8 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
 
     // ------------------------------------------------------------------ begin / log / end
 
-    private long entry(int i) {
-        return OFF_TABLE + (long) ENTRY * i;
+    private static long entry(int i) {
+        return TxnLayout.entry(i);
     }
 
     @Override
@@ -258,7 +260,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
             t.finishedCommitted = true;
             end(t);
         }
-        maybeCheckpoint();
+        checkpointer.maybeCheckpoint();
     }
 
     private void raiseEarlyReleaseEnd(long commitEnd) {
@@ -342,7 +344,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
      * record. Returns the new last LSN of the chain. {@code entryOffset} (or -1) is the table
      * entry whose lastLsn to keep current.
      */
-    private long undo(long txnId, long lastLsn, long entryOffset) {
+    long undo(long txnId, long lastLsn, long entryOffset) {
         long[] chain = {lastLsn};
         ResourceManager.CompensationLog clr = rec -> {
             long lsn = log.append(rec.type().id(), txnId, chain[0], LogRecords.encode(rec));
@@ -362,7 +364,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         return chain[0];
     }
 
-    private ResourceManager manager(RecordType type, LogEntry e) {
+    ResourceManager manager(RecordType type, LogEntry e) {
         ResourceManager rm = managers.get(type);
         if (rm == null) {
             if (type == RecordType.CHECKPOINT) {
@@ -509,442 +511,6 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         return aborted.sum();
     }
 
-    // ------------------------------------------------------------------ checkpoints
-
-    /**
-     * Called after every commit: asks for a checkpoint when the log has grown by
-     * {@code checkpointBytes} (or {@code checkpointSeconds} passed) since the last one. The
-     * checkpoint is taken by this process's checkpoint thread, not by the committer: it writes
-     * and forces data pages, which would otherwise stall whichever commit crossed the line (a
-     * third of a no-sync TPC-B run at MPL 1). If the log runs ahead by four times the interval
-     * anyway (the thread cannot keep up), the committer takes it itself, which bounds recovery
-     * time as before.
-     */
-    private void maybeCheckpoint() {
-        if (System.nanoTime() - spaceBackoffFrom < SPACE_BACKOFF_NANOS) {
-            return; // the last attempt found no space: each attempt logs page images, eating the log's reserve
-        }
-        long distance = logSinceCheckpoint();
-        long bytes = config.checkpointBytes();
-        boolean due = bytes > 0 && distance > bytes || ageDue(distance);
-        if (!due || checkpointing) {
-            return;
-        }
-        if (bytes > 0 && distance > 4 * bytes || !wakeCheckpointer()) {
-            if (ckpLatch.tryAcquire()) { // someone is already at it otherwise
-                ckpLatch.release();
-                try {
-                    checkpoint();
-                } catch (RunRecoveryException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    // The commit itself succeeded: a checkpoint that could not be taken (no
-                    // space to write pages or its record) is retried past the next interval.
-                    noteFailure(e);
-                    LOG.warn("checkpoint of {} after a commit failed (retried later): {}", env.home(), e.toString());
-                }
-            }
-        }
-    }
-
-    /**
-     * Log written since the last checkpoint record (not since its redo point): what the
-     * checkpoint itself logged (the page images of the pages it wrote, with torn-write
-     * protection) must not make the next one due at once, or checkpoints would follow each other
-     * without pause.
-     */
-    private long logSinceCheckpoint() {
-        long end = log.endLsn();
-        long redo = Math.max(mem.getLongVolatile(OFF_LAST_CKP_REDO), mem.getLongVolatile(OFF_LAST_CKP));
-        return (Lsn.file(end) - (long) Lsn.file(redo)) * log.fileSize() + Lsn.offset(end) - Lsn.offset(redo);
-    }
-
-    private boolean ageDue(long distance) {
-        return config.checkpointSeconds() > 0 && distance > 0
-                && System.currentTimeMillis() - mem.getLongVolatile(OFF_LAST_CKP_MILLIS) > config.checkpointSeconds() * 1000;
-    }
-
-    /**
-     * A checkpoint that fails for want of space is not tried again for a second: each attempt
-     * logs the image of every page it tries to write (torn-write protection), and while the disk
-     * stays full those images would eat the log space that aborts and structure changes need.
-     */
-    static final long SPACE_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private volatile long spaceBackoffFrom = System.nanoTime() - SPACE_BACKOFF_NANOS;
-
-    private void noteFailure(RuntimeException e) {
-        if (e instanceof OutOfSpaceException) {
-            spaceBackoffFrom = System.nanoTime();
-        }
-    }
-
-    /** Set by the checkpoint thread while it works, so that commits do not keep waking it. */
-    private volatile boolean checkpointing;
-    private Thread checkpointer; // guarded by this
-
-    /** Wakes (starting it the first time) this process's checkpoint thread; false once closed. */
-    private boolean wakeCheckpointer() {
-        Thread t;
-        synchronized (this) {
-            if (closed) {
-                return false;
-            }
-            t = checkpointer;
-            if (t == null) {
-                t = new Thread(this::checkpointLoop, "libtp-checkpoint " + env.home());
-                t.setDaemon(true);
-                checkpointer = t;
-                t.start();
-            }
-        }
-        java.util.concurrent.locks.LockSupport.unpark(t);
-        return true;
-    }
-
-    private void checkpointLoop() {
-        while (!closed) {
-            java.util.concurrent.locks.LockSupport.park(this);
-            if (closed) {
-                return;
-            }
-            long bytes = config.checkpointBytes();
-            long distance = logSinceCheckpoint();
-            if (!(bytes > 0 && distance > bytes || ageDue(distance))) {
-                continue; // a stale wake-up: another thread or process took it meanwhile
-            }
-            checkpointing = true;
-            try {
-                if (ckpLatch.tryAcquire()) { // another process's checkpoint thread may be at it
-                    ckpLatch.release();
-                    checkpoint();
-                }
-            } catch (RunRecoveryException e) {
-                LOG.debug("checkpoint thread of {} stops: {}", env.home(), e.toString());
-                return; // every later call fails anyway
-            } catch (RuntimeException e) {
-                if (closed) {
-                    return;
-                }
-                noteFailure(e);
-                LOG.warn("background checkpoint of {} failed (the next commit past the interval retries): {}",
-                        env.home(), e.toString());
-            } finally {
-                checkpointing = false;
-            }
-        }
-    }
-
-    @Override
-    public long checkpoint() {
-        return checkpoint(false);
-    }
-
-    /**
-     * Takes a checkpoint now. {@code full}: every change logged so far is written to the data
-     * files (a sharp checkpoint, as at a clean close: the next recovery redoes nothing);
-     * otherwise only pages dirty since before the previous checkpoint are (fuzzy).
-     */
-    public long checkpoint(boolean full) {
-        checkOpen();
-        env.checkValid();
-        ckpLatch.acquire();
-        try {
-            long redo = log.endLsn();
-            List<LogRecord.ActiveTxn> active = new ArrayList<>();
-            for (int i = 0; i < max; i++) {
-                long e = entry(i);
-                if (mem.getIntVolatile(e + E_STATE) != FREE) {
-                    long first = mem.getLongVolatile(e + E_FIRST);
-                    if (first != Lsn.NULL) {
-                        active.add(new LogRecord.ActiveTxn(mem.getLong(e + E_ID), first));
-                    }
-                }
-            }
-            long begin = redo;
-            long previous = mem.getLongVolatile(OFF_LAST_CKP_BEGIN);
-            log.flush(begin, Durability.SYNC); // write-ahead: the log before the data
-            // The dirty-page table must fit in the log buffer with the rest of the record.
-            int room = Math.max(0, (log.bufferSize() / 2 - 64 - 16 * active.size()) / 20);
-            List<LogRecord.DirtyPage> dirty = new ArrayList<>();
-            for (ResourceManager rm : managerList) {
-                dirty.addAll(rm.checkpoint(begin, full || previous == Lsn.NULL ? begin : previous,
-                        Math.max(0, room - dirty.size())));
-            }
-            for (LogRecord.DirtyPage d : dirty) {
-                redo = Math.min(redo, d.recLsn()); // redo from the oldest change not yet written
-            }
-            long nextId;
-            txnLatch.acquire();
-            try {
-                nextId = mem.getLong(OFF_NEXT_ID);
-            } finally {
-                txnLatch.release();
-            }
-            byte[] payload = LogRecords.encode(new LogRecord.Checkpoint(redo, nextId, active, dirty));
-            long lsn = log.append(RecordType.CHECKPOINT.id(), 0, Lsn.NULL, payload, false);
-            long end = lsn + LogRecordCodec.HEADER_SIZE + payload.length;
-            log.flush(end, Durability.SYNC);
-            log.anchorAt(end); // the log must reach this checkpoint at every later open
-            mem.putLongVolatile(OFF_LAST_CKP, lsn);
-            long from = redo;
-            for (LogRecord.ActiveTxn a : active) {
-                from = Math.min(from, a.firstLsn());
-            }
-            mem.putLongVolatile(OFF_LAST_CKP_FROM, from);
-            mem.putLongVolatile(OFF_LAST_CKP_REDO, redo);
-            mem.putLongVolatile(OFF_LAST_CKP_MILLIS, System.currentTimeMillis());
-            mem.putLongVolatile(OFF_LAST_CKP_BEGIN, begin);
-            if (log.autoRemove()) {
-                removeLogFilesQuietly();
-            }
-            return lsn;
-        } finally {
-            ckpLatch.release();
-        }
-    }
-
-    /**
-     * Log files that recovery no longer needs: every record in them is before the last
-     * checkpoint's redo point and before the first record of every active transaction, and no
-     * running hot backup still has to copy them. Like {@code db_archive}; the caller may copy
-     * them elsewhere, then {@link #removeLogFiles}.
-     */
-    public int[] archivableLogFiles() {
-        long horizon = recoveryHorizon();
-        long pin = backupPin();
-        if (pin != Lsn.NULL) {
-            horizon = Math.min(horizon, pin);
-        }
-        int limit = Lsn.file(horizon);
-        return java.util.Arrays.stream(log.fileNumbers()).filter(n -> n < limit).toArray();
-    }
-
-    /**
-     * The oldest LSN recovery would read now: the last checkpoint's redo LSN, or the first record
-     * of a transaction that checkpoint lists as active (even one that has ended since), or of a
-     * transaction running now.
-     */
-    private long recoveryHorizon() {
-        long horizon = Math.min(mem.getLongVolatile(OFF_LAST_CKP_REDO), mem.getLongVolatile(OFF_LAST_CKP_FROM));
-        for (int i = 0; i < max; i++) {
-            long e = entry(i);
-            if (mem.getIntVolatile(e + E_STATE) != FREE) {
-                long first = mem.getLongVolatile(e + E_FIRST);
-                if (first != Lsn.NULL && first < horizon) {
-                    horizon = first;
-                }
-            }
-        }
-        return horizon;
-    }
-
-    /** The running hot backup's first LSN, or NULL if none runs (or its process died). */
-    private long backupPin() {
-        long pin = mem.getLongVolatile(OFF_BACKUP_FROM);
-        if (pin == Lsn.NULL) {
-            return Lsn.NULL;
-        }
-        int owner = mem.getIntVolatile(OFF_BACKUP_OWNER);
-        return env.slotGeneration(owner) == mem.getLongVolatile(OFF_BACKUP_OWNER_GEN) ? pin : Lsn.NULL;
-    }
-
-    /**
-     * Starts a hot backup in this process: from now until {@link #endBackup()} no process removes
-     * a log file the backup may still copy. Returns the first LSN it must copy: where recovery
-     * would start reading now, or {@code atMost} if that is older (an incremental backup continues
-     * where the previous one ended). Under the checkpoint latch, so no checkpoint is between
-     * choosing its log files to remove and removing them. One backup at a time per environment.
-     *
-     * @throws IllegalStateException if a backup is running in a live process
-     */
-    public long beginBackup(long atMost) {
-        checkOpen();
-        env.checkValid();
-        ckpLatch.acquire();
-        try {
-            if (backupPin() != Lsn.NULL) {
-                throw new IllegalStateException("a hot backup of " + env.home() + " is running in process slot "
-                        + mem.getIntVolatile(OFF_BACKUP_OWNER) + "; wait until it ends");
-            }
-            long from = recoveryHorizon();
-            if (atMost != Lsn.NULL) {
-                from = Math.min(from, atMost);
-            }
-            int slot = env.processSlot();
-            mem.putLongVolatile(OFF_BACKUP_FROM, Lsn.NULL);
-            mem.putIntVolatile(OFF_BACKUP_OWNER, slot);
-            mem.putLongVolatile(OFF_BACKUP_OWNER_GEN, env.slotGeneration(slot));
-            mem.putLongVolatile(OFF_BACKUP_FROM, from);
-            return from;
-        } finally {
-            ckpLatch.release();
-        }
-    }
-
-    /** Ends this process's hot backup: log files it pinned may be removed again. */
-    public void endBackup() {
-        if (closed) {
-            return;
-        }
-        ckpLatch.acquire();
-        try {
-            if (mem.getIntVolatile(OFF_BACKUP_OWNER) == env.processSlot()) {
-                mem.putLongVolatile(OFF_BACKUP_FROM, Lsn.NULL);
-            }
-        } finally {
-            ckpLatch.release();
-        }
-    }
-
-    /**
-     * After a checkpoint: removes the log files recovery no longer needs. A failure leaves them
-     * for the next checkpoint (logged): they take space, nothing else.
-     */
-    private void removeLogFilesQuietly() {
-        try {
-            int n = removeLogFilesLatched();
-            if (n > 0) {
-                LOG.debug("removed {} log files of {} that recovery no longer needs", n, env.home());
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("could not remove old log files of {} ({}); the next checkpoint tries again", env.home(), e.toString());
-        }
-    }
-
-    /**
-     * Deletes the log files {@link #archivableLogFiles()} names; returns how many. Under the
-     * checkpoint latch, which a hot backup takes to pin its files.
-     */
-    public int removeLogFiles() {
-        checkOpen();
-        ckpLatch.acquire();
-        try {
-            return removeLogFilesLatched();
-        } finally {
-            ckpLatch.release();
-        }
-    }
-
-    private int removeLogFilesLatched() {
-        int[] files = archivableLogFiles();
-        for (int n : files) {
-            log.removeFile(n);
-        }
-        return files.length;
-    }
-
-    // ------------------------------------------------------------------ recovery
-
-    /**
-     * Under the txn latch, in the first process: the paper's log_roll, then undo of losers. The
-     * analysis reads the log from the last checkpoint's redo LSN, or from the first LSN of a
-     * transaction active at it if that is earlier — not the whole log — so recovery time is
-     * bounded by the checkpoint interval and the longest transaction.
-     */
-    private void recover(boolean catastrophic) {
-        long t0 = System.nanoTime();
-        for (ResourceManager rm : managerList) {
-            rm.beforeRecovery();
-        }
-        Map<Long, Long> last = new HashMap<>();
-        Set<Long> ended = new HashSet<>();
-        long[] maxId = {0};
-        long[] ckp = {lastCheckpointInLog(), Lsn.NULL}; // checkpoint LSN, its redo LSN
-        long from = Lsn.NULL;
-        if (ckp[0] != Lsn.NULL) {
-            LogRecord.Checkpoint c = (LogRecord.Checkpoint) LogRecords.decode(log.read(ckp[0]));
-            ckp[1] = c.redoLsn();
-            from = c.redoLsn();
-            for (LogRecord.ActiveTxn a : c.active()) {
-                from = Math.min(from, a.firstLsn());
-                maxId[0] = Math.max(maxId[0], a.txnId());
-            }
-            maxId[0] = Math.max(maxId[0], c.nextTxnId() - 1);
-        }
-        if (catastrophic) {
-            // Every page may be older than the checkpoint claims: redo all the log there is.
-            int[] files = log.fileNumbers();
-            from = files.length == 0 ? Lsn.NULL : Lsn.of(files[0], org.libtp.core.log.LogFileHeader.SIZE);
-            ckp[1] = from;
-            LOG.info("catastrophic recovery of {}: reading the whole log from {}", env.home(), Lsn.toString(from));
-        }
-        log.scan(from, e -> {
-            LogRecord r = LogRecords.decode(e); // unknown types fail here, naming the LSN
-            if (e.txnId() != 0) {
-                last.put(e.txnId(), e.lsn());
-                maxId[0] = Math.max(maxId[0], e.txnId());
-            }
-            if (r.type().isResourceRecord()) {
-                manager(r.type(), e).analyze(e, r); // fails now, naming the LSN, if no manager handles the type
-            } else if (r.type() != RecordType.CHECKPOINT) {
-                ended.add(e.txnId()); // commit or abort
-            }
-            return true;
-        });
-        for (ResourceManager rm : managerList) {
-            rm.beforeRedo(ckp[1]);
-        }
-        int[] redone = {0};
-        log.scan(ckp[1], e -> {
-            LogRecord r = LogRecords.decode(e);
-            if (r.type().isResourceRecord()) {
-                manager(r.type(), e).redo(e, r);
-                redone[0]++;
-            }
-            return true;
-        });
-        List<Long> losers = new ArrayList<>();
-        for (Map.Entry<Long, Long> t : last.entrySet()) {
-            if (!ended.contains(t.getKey())) {
-                losers.add(t.getKey());
-            }
-        }
-        // Losers: transactions with neither a commit nor an abort record. (Aborted ones logged
-        // compensations, which the redo pass repeated.) With two-phase locking no two losers
-        // touched the same data, so undoing them one after another is as good as a global
-        // reverse-LSN pass.
-        for (long id : losers) {
-            long end = undo(id, last.get(id), -1);
-            log.append(RecordType.TXN_ABORT.id(), id, end, LogRecords.encode(new LogRecord.TxnAbort()));
-        }
-        mem.putLong(OFF_NEXT_ID, maxId[0] + 1);
-        mem.putLongVolatile(OFF_LAST_CKP, ckp[0]);
-        mem.putLongVolatile(OFF_LAST_CKP_REDO, ckp[1] == Lsn.NULL ? log.endLsn() : ckp[1]);
-        mem.putLongVolatile(OFF_LAST_CKP_FROM, from == Lsn.NULL ? log.endLsn() : from);
-        if (redone[0] > 0 || !losers.isEmpty()) {
-            LOG.info("recovery of {}: redid {} records from {}, rolled back {} transactions, in {} ms",
-                    env.home(), redone[0], Lsn.toString(ckp[1]), losers.size(), (System.nanoTime() - t0) / 1_000_000);
-        }
-        // The checkpoint that ends recovery is taken by open(), outside the txn latch.
-        mem.putLongVolatile(OFF_LAST_CKP, Lsn.NULL);
-    }
-
-    /**
-     * LSN of the last checkpoint record in the log (NULL if none): the files are read from the
-     * newest back until one holds a checkpoint (with the default sizes, the last or the one
-     * before it).
-     */
-    private long lastCheckpointInLog() {
-        int[] files = log.fileNumbers();
-        for (int i = files.length - 1; i >= 0; i--) {
-            int n = files[i];
-            long[] found = {Lsn.NULL};
-            log.scan(Lsn.of(n, org.libtp.core.log.LogFileHeader.SIZE), e -> {
-                if (Lsn.file(e.lsn()) != n) {
-                    return false;
-                }
-                if (e.type() == RecordType.CHECKPOINT.id()) {
-                    found[0] = e.lsn();
-                }
-                return true;
-            });
-            if (found[0] != Lsn.NULL) {
-                return found[0];
-            }
-        }
-        return Lsn.NULL;
-    }
-
     // ------------------------------------------------------------------ dead processes
 
     /** Aborts the transactions of processes that are gone (failCheck listener). */
@@ -1017,26 +583,71 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
 
     @Override
     public void close() {
-        Thread t;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
-            t = checkpointer;
         }
         env.removeFailCheckListener(listener);
-        if (t != null) {
-            // Let a checkpoint in progress finish before the pool and log under it close.
-            java.util.concurrent.locks.LockSupport.unpark(t);
-            try {
-                t.join(TimeUnit.MINUTES.toMillis(1));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (t.isAlive()) {
-                LOG.warn("checkpoint thread of {} still running at close", env.home());
-            }
+        checkpointer.close();
+    }
+
+    // ------------------------------------------------------------------ checkpoints and log files
+
+    @Override
+    public long checkpoint() {
+        return checkpoint(false);
+    }
+
+    /**
+     * Takes a checkpoint now. {@code full}: every change logged so far is written to the data
+     * files (a sharp checkpoint, as at a clean close: the next recovery redoes nothing);
+     * otherwise only pages dirty since before the previous checkpoint are (fuzzy).
+     */
+    public long checkpoint(boolean full) {
+        checkOpen();
+        env.checkValid();
+        return checkpointer.checkpoint(full);
+    }
+
+    /**
+     * Log files that recovery no longer needs: every record in them is before the last
+     * checkpoint's redo point and before the first record of every active transaction, and no
+     * running hot backup still has to copy them. Like {@code db_archive}; the caller may copy
+     * them elsewhere, then {@link #removeLogFiles}.
+     */
+    public int[] archivableLogFiles() {
+        return retention.archivableLogFiles();
+    }
+
+    /**
+     * Deletes the log files {@link #archivableLogFiles()} names; returns how many. Under the
+     * checkpoint latch, which a hot backup takes to pin its files.
+     */
+    public int removeLogFiles() {
+        checkOpen();
+        return retention.removeLogFiles();
+    }
+
+    /**
+     * Starts a hot backup in this process: from now until {@link #endBackup()} no process removes
+     * a log file the backup may still copy. Returns the first LSN it must copy: where recovery
+     * would start reading now, or {@code atMost} if that is older (an incremental backup continues
+     * where the previous one ended). One backup at a time per environment.
+     *
+     * @throws IllegalStateException if a backup is running in a live process
+     */
+    public long beginBackup(long atMost) {
+        checkOpen();
+        env.checkValid();
+        return retention.beginBackup(atMost);
+    }
+
+    /** Ends this process's hot backup: log files it pinned may be removed again. */
+    public void endBackup() {
+        if (!closed) {
+            retention.endBackup();
         }
     }
 }

@@ -81,4 +81,9 @@ final class TxnLayout {
 
     private TxnLayout() {
     }
+
+    /** Offset of table entry {@code slot}. */
+    static long entry(int slot) {
+        return OFF_TABLE + (long) ENTRY * slot;
+    }
 }

@@ -1,7 +1,10 @@
 /**
  * The transaction manager (paper 3.2.5): begin, commit, abort, checkpoints and recovery, with
- * its transaction table in the shared region {@code txn} ({@link org.libtp.core.txn.SharedTxnManager}
- * has the offset table).
+ * its transaction table in the shared region {@code txn} ({@code TxnLayout} has the offset
+ * table). {@link org.libtp.core.txn.SharedTxnManager} is the facade (begin, log, commit, abort,
+ * the table, dead processes' transactions); package-private parts: {@code Checkpointer} (when a
+ * checkpoint is due, the checkpoint thread, the checkpoint), {@code LogRetention} (archivable log
+ * files, the hot backup's pin, removal), {@code Recovery} (analysis, redo, undo of losers).
  *
  * <h2>Protocols</h2>
  * <ul>
