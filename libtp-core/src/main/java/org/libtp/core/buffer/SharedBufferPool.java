@@ -2,15 +2,11 @@ package org.libtp.core.buffer;
 
 import static org.libtp.core.buffer.BufferLayout.*;
 
-import org.libtp.core.CapacityExceededException;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
-import org.libtp.core.LibTpException;
-import org.libtp.core.OutOfSpaceException;
 import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.FailCheckListener;
 import org.libtp.core.env.RegionSpec;
-import org.libtp.core.log.Durability;
 import org.libtp.core.log.LogManager;
 import org.libtp.core.log.Lsn;
 import org.libtp.core.log.record.LogRecord;
@@ -47,13 +43,12 @@ public final class SharedBufferPool implements BufferManager {
     private final Layout lay;
     private final Memory mem;
     private final Latch registryLatch;
-    private final Latch[] partLatches;
-    private final Latch[] frameLatches;
+    private final FrameTable ft;
+    private final Clock clock;
     /** Per frame, a view of its page bytes (Memory.slice), or null: Page's fast path. */
     private final java.nio.ByteBuffer[] frameViews;
     private final int frames;
     private final int pageSize;
-    private final long pinSlot;
     /** Log each page's image (forced) before writing it: recovery repairs torn writes from it. */
     private final boolean imagesBeforeWrites;
     private final DataFileTable table;
@@ -62,7 +57,6 @@ public final class SharedBufferPool implements BufferManager {
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder reads = new LongAdder();
-    private final LongAdder evictions = new LongAdder();
     private final FailCheckListener listener = this::failCheck;
     private volatile boolean closed;
 
@@ -78,21 +72,14 @@ public final class SharedBufferPool implements BufferManager {
         this.pageSize = lay.pageSize();
         this.registryLatch = env.latch(region, OFF_REGISTRY_LATCH, "buffer file registry latch");
         this.table = new DataFileTable(env, storage, log, lay, mem, registryLatch, this::checkOpen);
-        this.partLatches = new Latch[lay.partitions()];
-        for (int i = 0; i < lay.partitions(); i++) {
-            partLatches[i] = env.latch(region, lay.offPart() + (long) PART_STRIDE * i, "buffer hash partition " + i);
-        }
-        this.frameLatches = new Latch[frames];
+        this.ft = new FrameTable(env, region, lay);
         this.frameViews = new java.nio.ByteBuffer[frames];
-        for (int i = 0; i < frames; i++) {
-            frameLatches[i] = env.latch(region, lay.offFrame() + (long) FRAME * i + FR_LATCH, "buffer frame " + i);
-        }
         for (int i = 0; i < frames; i++) {
             frameViews[i] = mem.slice(pageBase(i), pageSize); // built up front: safely published
         }
-        this.pinSlot = OFF_PINS + (long) PIN_STRIDE * env.processSlot();
         this.io = ThreadLocal.withInitial(() -> new byte[pageSize]);
-        this.writer = new PageWriter(this, env, log, lay, mem, table, frameLatches, imagesBeforeWrites, io);
+        this.writer = new PageWriter(this, env, log, lay, mem, table, ft.frameLatches(), imagesBeforeWrites, io);
+        this.clock = new Clock(env, log, mem, ft, writer, imagesBeforeWrites);
     }
 
     /**
@@ -240,82 +227,18 @@ public final class SharedBufferPool implements BufferManager {
         table.extendTo(fileId, pages);
     }
 
-    // ------------------------------------------------------------------ frames and the hash table
+    // ------------------------------------------------------------------ frames (FrameTable)
 
     long meta(int f) {
-        return lay.offFrame() + (long) FRAME * f;
+        return ft.meta(f);
     }
 
     long pageBase(int f) {
-        return lay.offPages() + (long) pageSize * f;
+        return ft.pageBase(f);
     }
 
     Latch frameLatch(int f) {
-        return frameLatches[f];
-    }
-
-    private int bucket(int fileId, long pageNo) {
-        long h = (pageNo * 0x9E3779B97F4A7C15L) ^ ((long) fileId * 0xC2B2AE3D27D4EB4FL);
-        h ^= h >>> 29;
-        return (int) h & (lay.buckets() - 1);
-    }
-
-    private Latch partition(int bucket) {
-        return partLatches[bucket & (lay.partitions() - 1)];
-    }
-
-    private long bucketAt(int bucket) {
-        return lay.offBucket() + 4L * bucket;
-    }
-
-    /** Under the bucket's partition latch: the frame holding the page, or -1. */
-    private int find(int bucket, int fileId, long pageNo) {
-        int f = mem.getInt(bucketAt(bucket)) - 1;
-        int guard = 0;
-        while (f >= 0) {
-            long m = meta(f);
-            if (mem.getInt(m + FR_FILE) == fileId && mem.getLong(m + FR_PAGE) == pageNo) {
-                return f;
-            }
-            f = mem.getInt(m + FR_NEXT) - 1;
-            if (++guard > frames) {
-                throw env.fail("buffer region of " + env.home() + ": hash chain of bucket " + bucket + " has a cycle");
-            }
-        }
-        return -1;
-    }
-
-    private void link(int bucket, int f) {
-        mem.putInt(meta(f) + FR_NEXT, mem.getInt(bucketAt(bucket)));
-        mem.putInt(bucketAt(bucket), f + 1);
-    }
-
-    private void unlink(int bucket, int f) {
-        long prev = bucketAt(bucket);
-        int cur = mem.getInt(prev) - 1;
-        while (cur >= 0) {
-            if (cur == f) {
-                mem.putInt(prev, mem.getInt(meta(f) + FR_NEXT));
-                mem.putInt(meta(f) + FR_NEXT, 0);
-                return;
-            }
-            prev = meta(cur) + FR_NEXT;
-            cur = mem.getInt(prev) - 1;
-        }
-        throw env.fail("buffer region of " + env.home() + ": frame " + f + " missing from its hash chain");
-    }
-
-    private void pin(int f) {
-        mem.getAndAddInt(meta(f) + FR_PINS, 1);
-        mem.getAndAddLong(pinSlot, 1);
-    }
-
-    private void unpinFrame(int f) {
-        int was = mem.getAndAddInt(meta(f) + FR_PINS, -1);
-        mem.getAndAddLong(pinSlot, -1);
-        if (was <= 0) {
-            throw env.fail("buffer region of " + env.home() + ": frame " + f + " unpinned with pin count " + was);
-        }
+        return ft.frameLatch(f);
     }
 
     // ------------------------------------------------------------------ get / unpin
@@ -332,15 +255,15 @@ public final class SharedBufferPool implements BufferManager {
         checkFile(fileId);
         env.checkValid();
         boolean create = (flags & CREATE) != 0;
-        int b = bucket(fileId, pageNo);
-        Latch pl = partition(b);
+        int b = ft.bucket(fileId, pageNo);
+        Latch pl = ft.partition(b);
         while (true) {
             int f;
             pl.acquire();
             try {
-                f = find(b, fileId, pageNo);
+                f = ft.find(b, fileId, pageNo);
                 if (f >= 0) {
-                    pin(f);
+                    ft.pin(f);
                 }
             } finally {
                 pl.release();
@@ -352,10 +275,10 @@ public final class SharedBufferPool implements BufferManager {
                 }
                 if (mem.getIntVolatile(m + FR_STATE) != VALID) {
                     // Being read in by another thread or process, which holds the frame latch.
-                    frameLatches[f].acquire();
-                    frameLatches[f].release();
+                    ft.frameLatch(f).acquire();
+                    ft.frameLatch(f).release();
                     if (mem.getIntVolatile(m + FR_STATE) != VALID) {
-                        unpinFrame(f); // its read failed; try (and fail) ourselves
+                        ft.unpinFrame(f); // its read failed; try (and fail) ourselves
                         continue;
                     }
                 }
@@ -369,12 +292,12 @@ public final class SharedBufferPool implements BufferManager {
                         + "has " + mem.getLongVolatile(fileEntry(fileId) + F_PAGES) + " pages): the file was cut short, "
                         + "or a page pointer to it is damaged; run verify, and restore the file from a backup");
             }
-            int v = claimFrame(); // frame latch held, free, in no chain
+            int v = clock.claim(); // frame latch held, free, in no chain
             long m = meta(v);
             boolean raced;
             pl.acquire();
             try {
-                raced = find(b, fileId, pageNo) >= 0;
+                raced = ft.find(b, fileId, pageNo) >= 0;
                 if (!raced) {
                     mem.putInt(m + FR_FILE, fileId);
                     mem.putLong(m + FR_PAGE, pageNo);
@@ -383,14 +306,14 @@ public final class SharedBufferPool implements BufferManager {
                     mem.putIntVolatile(m + FR_DIRTY, 0);
                     mem.putIntVolatile(m + FR_REF, 1);
                     mem.putIntVolatile(m + FR_STATE, LOADING);
-                    pin(v);
-                    link(b, v);
+                    ft.pin(v);
+                    ft.link(b, v);
                 }
             } finally {
                 pl.release();
             }
             if (raced) {
-                frameLatches[v].release();
+                ft.frameLatch(v).release();
                 continue;
             }
             int valid;
@@ -403,19 +326,19 @@ public final class SharedBufferPool implements BufferManager {
             } catch (RuntimeException e) {
                 pl.acquire();
                 try {
-                    unlink(b, v);
+                    ft.unlink(b, v);
                     mem.getAndAddLong(OFF_EVICTIONS, 1);
                     mem.putIntVolatile(m + FR_STATE, FREE);
                 } finally {
                     pl.release();
                 }
-                unpinFrame(v);
-                frameLatches[v].release();
+                ft.unpinFrame(v);
+                ft.frameLatch(v).release();
                 throw e;
             }
             mem.putInt(m + FR_VALID, valid);
             mem.putIntVolatile(m + FR_STATE, VALID);
-            frameLatches[v].release();
+            ft.frameLatch(v).release();
             misses.increment();
             return new Page(this, v, pageBase(v), mem, frameViews[v], fileId, pageNo, pageSize, valid);
         }
@@ -485,11 +408,11 @@ public final class SharedBufferPool implements BufferManager {
     }
 
     private boolean present(int fileId, long pageNo) {
-        int b = bucket(fileId, pageNo);
-        Latch pl = partition(b);
+        int b = ft.bucket(fileId, pageNo);
+        Latch pl = ft.partition(b);
         pl.acquire();
         try {
-            return find(b, fileId, pageNo) >= 0;
+            return ft.find(b, fileId, pageNo) >= 0;
         } finally {
             pl.release();
         }
@@ -506,7 +429,7 @@ public final class SharedBufferPool implements BufferManager {
             if (mem.getIntVolatile(m + FR_STATE) != FREE || mem.getIntVolatile(m + FR_PINS) != 0) {
                 continue;
             }
-            Latch fl = frameLatches[f];
+            Latch fl = ft.frameLatch(f);
             if (!fl.tryAcquire()) {
                 continue;
             }
@@ -528,13 +451,13 @@ public final class SharedBufferPool implements BufferManager {
         boolean ok = true;
         try {
             mem.putBytes(pageBase(v), page, 0, pageSize); // free and unlinked: nobody sees it yet
-            int b = bucket(fileId, pageNo);
-            Latch pl = partition(b);
+            int b = ft.bucket(fileId, pageNo);
+            Latch pl = ft.partition(b);
             pl.acquire();
             try {
                 if (mem.getLongVolatile(OFF_EVICTIONS) != evictions) {
                     ok = false;
-                } else if (find(b, fileId, pageNo) < 0) {
+                } else if (ft.find(b, fileId, pageNo) < 0) {
                     mem.putInt(m + FR_FILE, fileId);
                     mem.putLong(m + FR_PAGE, pageNo);
                     mem.putLong(m + FR_REC_LSN, Lsn.NULL);
@@ -543,14 +466,14 @@ public final class SharedBufferPool implements BufferManager {
                     mem.putIntVolatile(m + FR_REF, 0); // the first to go if nobody asks for it
                     mem.putInt(m + FR_VALID, pageSize);
                     mem.putIntVolatile(m + FR_STATE, VALID);
-                    link(b, v);
+                    ft.link(b, v);
                     reads.increment();
                 }
             } finally {
                 pl.release();
             }
         } finally {
-            frameLatches[v].release();
+            ft.frameLatch(v).release();
         }
         return ok;
     }
@@ -651,7 +574,7 @@ public final class SharedBufferPool implements BufferManager {
         if (dirty) {
             mem.putIntVolatile(meta(page.frame) + FR_DIRTY, 1);
         }
-        unpinFrame(page.frame);
+        ft.unpinFrame(page.frame);
     }
 
     /** A logged change was applied to frame {@code f} (its latch held). */
@@ -664,105 +587,6 @@ public final class SharedBufferPool implements BufferManager {
             mem.putLongVolatile(m + FR_FLUSH_LSN, endLsn);
         }
         mem.putIntVolatile(m + FR_DIRTY, 1);
-    }
-
-    // ------------------------------------------------------------------ replacement (CLOCK)
-
-    /**
-     * Finds a frame to reuse and returns it free, out of every hash chain, with its latch held.
-     * CLOCK (second chance): a hit only sets the frame's reference bit, so the hit path touches
-     * no shared list; the sweep clears bits and takes the first unpinned frame whose bit is
-     * clear. A dirty victim is written first, by this process, after the log is forced to its
-     * flush LSN.
-     */
-    private int claimFrame() {
-        long limit = 4L * frames;
-        LibTpException writeFailed = null;
-        for (long n = 0; n < limit; n++) {
-            int f = (int) Long.remainderUnsigned(mem.getAndAddLong(OFF_CLOCK, 1), frames);
-            long m = meta(f);
-            if (mem.getIntVolatile(m + FR_PINS) != 0) {
-                continue;
-            }
-            if (mem.getIntVolatile(m + FR_REF) != 0) {
-                mem.putIntVolatile(m + FR_REF, 0);
-                continue;
-            }
-            if (imagesBeforeWrites && mem.getIntVolatile(m + FR_DIRTY) != 0) {
-                // A dirty victim: write it and the next cold dirty frames the sweep will reach,
-                // their images logged at one force for all, rather than one force per eviction.
-                try {
-                    writer.cleanAhead(f);
-                } catch (OutOfSpaceException e) {
-                    // the victim's own write below may still use the log's reserve
-                }
-            } else if (log != null && mem.getIntVolatile(m + FR_DIRTY) != 0) {
-                // The write-ahead force, before the frame latch rather than under it: a process
-                // killed inside a frame latch fails the environment, and a force is where a
-                // writer spends its time. write() checks again under the latch.
-                long flushTo = mem.getLongVolatile(m + FR_FLUSH_LSN);
-                if (flushTo > log.flushedLsn()) {
-                    log.flush(flushTo, Durability.SYNC);
-                }
-            }
-            Latch fl = frameLatches[f];
-            if (!fl.tryAcquire()) {
-                continue;
-            }
-            boolean keep = false;
-            try {
-                int state = mem.getIntVolatile(m + FR_STATE);
-                if (state == FREE) {
-                    if (mem.getIntVolatile(m + FR_PINS) == 0) {
-                        keep = true;
-                        return f;
-                    }
-                    continue;
-                }
-                if (state != VALID || mem.getIntVolatile(m + FR_PINS) != 0) {
-                    continue;
-                }
-                if (mem.getIntVolatile(m + FR_DIRTY) != 0) {
-                    try {
-                        writer.write(f);
-                    } catch (OutOfSpaceException | EnvironmentAccessException e) {
-                        // It stays dirty; a clean frame elsewhere may still do (a full disk
-                        // then only stops what needs a dirty page written).
-                        if (writeFailed == null) {
-                            writeFailed = e;
-                        }
-                        continue;
-                    }
-                }
-                int fileId = mem.getInt(m + FR_FILE);
-                int b = bucket(fileId, mem.getLong(m + FR_PAGE));
-                Latch pl = partition(b);
-                pl.acquire();
-                try {
-                    // Pins are taken under the partition latch: none can come after this check.
-                    if (mem.getIntVolatile(m + FR_PINS) != 0 || mem.getIntVolatile(m + FR_DIRTY) != 0) {
-                        continue;
-                    }
-                    unlink(b, f);
-                    mem.getAndAddLong(OFF_EVICTIONS, 1);
-                    mem.putIntVolatile(m + FR_STATE, FREE);
-                } finally {
-                    pl.release();
-                }
-                evictions.increment();
-                keep = true;
-                return f;
-            } finally {
-                if (!keep) {
-                    fl.release();
-                }
-            }
-        }
-        if (writeFailed != null) {
-            throw writeFailed; // every frame that could go was dirty and could not be written
-        }
-        throw new CapacityExceededException("the buffer pool of " + env.home() + " has no frame to reuse: all "
-                + frames + " frames are pinned or busy; unpin pages, or raise BufferConfig.poolBytes");
     }
 
     /** The log this pool writes ahead to (null without logging). */
@@ -823,7 +647,7 @@ public final class SharedBufferPool implements BufferManager {
                 pinned++;
             }
         }
-        return new BufferStats(hits.sum(), misses.sum(), reads.sum(), writer.writes.sum(), evictions.sum(), frames, dirty, pinned,
+        return new BufferStats(hits.sum(), misses.sum(), reads.sum(), writer.writes.sum(), clock.evictions.sum(), frames, dirty, pinned,
                 writer.imagedWrites.sum());
     }
 

@@ -7,8 +7,9 @@
  * the page header's. Package-private parts: {@code DataFileTable} (the file registry, page
  * counts, generations, data file headers and handles) and {@code PageWriter} (page writes under
  * the write-ahead rule, torn-write images, file forces, checkpoint writes and the dirty-page
- * table); the frame table, hash partitions, pins, CLOCK and read-ahead are still
- * {@code SharedBufferPool}'s own. The package knows nothing of transactions: the record manager of logged page
+ * table), {@code FrameTable} (frames, their latches and pins, the hash chains and their
+ * partition latches) and {@code Clock} (replacement: the shared CLOCK hand, dirty victims written
+ * first); {@code SharedBufferPool} keeps get/unpin, read-ahead and failCheck. The package knows nothing of transactions: the record manager of logged page
  * changes, {@code PageUpdates}, is in {@code org.libtp.core.txn}.
  *
  * <h2>Invariants</h2>
