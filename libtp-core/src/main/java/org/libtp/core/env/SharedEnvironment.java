@@ -4,7 +4,6 @@ import org.libtp.core.CapacityExceededException;
 import org.libtp.core.ConfigMismatchException;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
-import org.libtp.core.LibTpException;
 import org.libtp.core.RunRecoveryException;
 import org.libtp.core.VersionMismatchException;
 import org.libtp.core.memory.Memory;
@@ -27,7 +26,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,8 +65,7 @@ final class SharedEnvironment implements SyncContext {
     private final Futex futex;
     private final long checkIntervalNanos;
     private final Map<String, Region> regions = new HashMap<>();
-    private final List<FailCheckListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final Thread monitor;
+    private final ProcessRegistry processes;
     private int refs = 1;
     private volatile boolean closed;
 
@@ -89,12 +86,9 @@ final class SharedEnvironment implements SyncContext {
         this.previousUnclean = previousUnclean;
         this.futex = config.pollingFutex() ? Futex.polling() : Futex.platform();
         this.checkIntervalNanos = TimeUnit.MILLISECONDS.toNanos(config.latchCheckMillis());
+        this.processes = new ProcessRegistry(this, home, lockFile, mem, maxProcesses, maxRegions, slot);
         if (config.failCheckMillis() > 0) {
-            monitor = new Thread(this::monitorLoop, "libtp-failcheck " + home);
-            monitor.setDaemon(true);
-            monitor.start();
-        } else {
-            monitor = null;
+            processes.startMonitor(config.failCheckMillis());
         }
     }
 
@@ -377,14 +371,7 @@ final class SharedEnvironment implements SyncContext {
             }
             closed = true;
         }
-        if (monitor != null) {
-            monitor.interrupt();
-            try {
-                monitor.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        processes.stopMonitor(true);
         synchronized (this) {
             boolean removeRegions = false;
             try {
@@ -430,9 +417,7 @@ final class SharedEnvironment implements SyncContext {
     /** See {@link RegionEnvironment#crashForTest()}. */
     synchronized void crashForTest() {
         closed = true;
-        if (monitor != null) {
-            monitor.interrupt();
-        }
+        processes.stopMonitor(false);
         closeQuietly(lockFile);
     }
 
@@ -541,28 +526,12 @@ final class SharedEnvironment implements SyncContext {
 
     @Override
     public boolean isAlive(int ownerId) {
-        int s = ownerId - 1;
-        if (s == slot) {
-            return true;
-        }
-        if (s < 0 || s >= maxProcesses) {
-            return false; // no such slot: the latch word is garbage, treat as a dead owner
-        }
-        try {
-            return lockFile.slotHeld(s);
-        } catch (IOException e) {
-            LOG.warn("cannot check liveness of slot {} of {}: {}", s, home, e.toString());
-            return true; // unknown: keep waiting rather than fail a healthy environment
-        }
+        return processes.isAlive(ownerId);
     }
 
     @Override
     public RuntimeException ownerDied(String latchName, int ownerId) {
-        int s = ownerId - 1;
-        String who = s >= 0 && s < maxProcesses
-                ? "process " + mem.getLong(slotOffset(maxRegions, s) + SLOT_PID) + " (slot " + s + ")"
-                : "owner id " + ownerId;
-        return fail(who + " died holding latch '" + latchName + "'");
+        return fail(processes.describe(ownerId) + " died holding latch '" + latchName + "'");
     }
 
     @Override
@@ -689,8 +658,8 @@ final class SharedEnvironment implements SyncContext {
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    /** The latches of every region in the directory, as (region, array) pairs. */
-    private String findLatchHeldBy(int ownerId) throws IOException {
+    /** The latch that latch owner {@code ownerId} holds in any region (described), or null. */
+    String findLatchHeldBy(int ownerId) throws IOException {
         for (int i = 0; i < maxRegions; i++) {
             long e = directoryEntry(i);
             if (mem.getIntVolatile(e + DIR_STATE) != ENTRY_READY) {
@@ -719,8 +688,20 @@ final class SharedEnvironment implements SyncContext {
         }
         return null;
     }
+// ---------------------------------------------------------------- processes (ProcessRegistry)
 
-    // ---------------------------------------------------------------- failCheck
+    void addListener(FailCheckListener l) {
+        processes.addListener(l);
+    }
+
+    void removeListener(FailCheckListener l) {
+        processes.removeListener(l);
+    }
+
+    /** The generation of slot {@code s} if it is in use, else -1. */
+    long slotGeneration(int s) {
+        return processes.slotGeneration(s);
+    }
 
     /**
      * Finds processes that died without closing. A dead process that held no latch only frees
@@ -728,129 +709,23 @@ final class SharedEnvironment implements SyncContext {
      *
      * @throws RunRecoveryException if the environment is (or is now) failed
      */
-    void addListener(FailCheckListener l) {
-        listeners.add(l);
-    }
-
-    void removeListener(FailCheckListener l) {
-        listeners.remove(l);
-    }
-
-    /** The generation of slot {@code s} if it is in use, else -1. */
-    long slotGeneration(int s) {
-        if (s < 0 || s >= maxProcesses) {
-            return -1;
-        }
-        long at = slotOffset(maxRegions, s);
-        if (mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
-            return -1;
-        }
-        return mem.getLong(at + SLOT_GENERATION);
-    }
-
-    synchronized int failCheck() {
-        checkValid();
-        int freed = 0;
-        List<Integer> dead = new ArrayList<>();
-        List<FileLock> held = new ArrayList<>();
-        try {
-            try {
-                for (int s = 0; s < maxProcesses; s++) {
-                    long at = slotOffset(maxRegions, s);
-                    if (s == slot || mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
-                        continue;
-                    }
-                    FileLock lock = lockFile.tryLockSlot(s);
-                    if (lock == null) {
-                        continue; // alive
-                    }
-                    held.add(lock);
-                    if (mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
-                        continue; // closed cleanly between our two looks
-                    }
-                    long pid = mem.getLong(at + SLOT_PID);
-                    String latch = findLatchHeldBy(s + 1);
-                    if (latch != null) {
-                        throw fail("process " + pid + " (slot " + s + ") died holding " + latch);
-                    }
-                    dead.add(s);
-                }
-                int[] deadSlots = dead.stream().mapToInt(Integer::intValue).toArray();
-                for (FailCheckListener l : listeners) {
-                    try {
-                        l.failCheck(deadSlots);
-                    } catch (RunRecoveryException e) {
-                        throw e;
-                    } catch (RuntimeException e) {
-                        throw fail("failCheck could not clean up after dead processes: " + e);
-                    }
-                }
-                for (int s : deadSlots) {
-                    long at = slotOffset(maxRegions, s);
-                    long pid = mem.getLong(at + SLOT_PID);
-                    mem.putIntVolatile(at + SLOT_STATE, SLOT_FREE);
-                    freed++;
-                    LOG.info("failCheck: process {} (slot {}) of {} died holding no latch; slot freed",
-                            pid, s, home);
-                }
-            } finally {
-                for (FileLock l : held) {
-                    lockFile.release(l);
-                }
-            }
-        } catch (IOException e) {
-            throw new EnvironmentAccessException("I/O error in failCheck of " + home + ": " + e, e);
-        }
-        return freed;
-    }
-
-    private void monitorLoop() {
-        long period = config.failCheckMillis();
-        while (!closed) {
-            try {
-                Thread.sleep(period);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (closed) {
-                return;
-            }
-            try {
-                failCheck();
-            } catch (RunRecoveryException e) {
-                return; // failed: every caller now gets this exception; nothing more to watch
-            } catch (LibTpException | IllegalStateException e) {
-                LOG.warn("background failCheck of {}: {}", home, e.toString());
-            }
-        }
+    int failCheck() {
+        return processes.failCheck();
     }
 
     /** Slots in use now (BUSY), for statistics and tests. */
     @Override
     public int attachedProcesses() {
-        return busySlots();
+        return processes.busySlots();
     }
 
     /** The attached processes: {slot, pid, attach time ms, alive 1/0} per busy slot. */
-    java.util.List<long[]> attachedSlots() {
-        java.util.List<long[]> out = new java.util.ArrayList<>();
-        for (int s = 0; s < maxProcesses; s++) {
-            long at = slotOffset(maxRegions, s);
-            if (mem.getIntVolatile(at + SLOT_STATE) == SLOT_BUSY) {
-                out.add(new long[] {s, mem.getLong(at + SLOT_PID), mem.getLong(at + SLOT_ATTACH), isAlive(s + 1) ? 1 : 0});
-            }
-        }
-        return out;
+    List<long[]> attachedSlots() {
+        return processes.attachedSlots();
     }
 
     int busySlots() {
-        int n = 0;
-        for (int s = 0; s < maxProcesses; s++) {
-            if (mem.getIntVolatile(slotOffset(maxRegions, s) + SLOT_STATE) == SLOT_BUSY) {
-                n++;
-            }
-        }
-        return n;
+        return processes.busySlots();
     }
 
     String memoryKind() {

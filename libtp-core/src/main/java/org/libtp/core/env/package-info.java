@@ -42,7 +42,8 @@
  * attaches; a FAILED environment refuses with {@code RunRecoveryException}. The process then
  * claims a FREE slot whose liveness byte it can lock and keeps that lock until it closes. In one
  * JVM, all handles of a directory share one {@code SharedEnvironment} (one slot, one lock-file
- * channel: closing any channel of a file drops all of the process's record locks on it). The
+ * channel: closing any channel of a file drops all of the process's record locks on it); its
+ * {@code ProcessRegistry} holds the slots' liveness checks and failCheck. The
  * last process to close cleanly deletes the region files (and the shared-memory directory, its
  * pages punched out first so the memory returns at once) and records state closed; a failed
  * environment's regions stay, so the next open can say it had failed.

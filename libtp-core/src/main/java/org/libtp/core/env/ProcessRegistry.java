@@ -1,0 +1,228 @@
+package org.libtp.core.env;
+
+import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.LibTpException;
+import org.libtp.core.RunRecoveryException;
+import org.libtp.core.memory.Memory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.channels.FileLock;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.libtp.core.env.EnvLayout.*;
+
+/**
+ * The process registry (paper 3.2.4, the process manager's part): the slots of the environment
+ * region, one per attached process, whose liveness is its record lock on the lock file; failCheck,
+ * which finds processes that died without closing and hands their slots to the listeners (the
+ * transaction manager rolls back their transactions, the lock manager frees their locks) before
+ * freeing them; and the background thread that runs it every {@code failCheckMillis}.
+ *
+ * <p>failCheck runs synchronized on the {@link SharedEnvironment}, as every change of the
+ * registry and of the region directory does (it may attach regions to look for latches).
+ */
+final class ProcessRegistry {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessRegistry.class);
+
+    private final SharedEnvironment owner;
+    private final Path home;
+    private final LockFile lockFile;
+    private final Memory mem;
+    private final int maxProcesses;
+    private final int maxRegions;
+    private final int slot;
+    private final List<FailCheckListener> listeners = new CopyOnWriteArrayList<>();
+    private Thread monitor;
+    private volatile boolean stopped;
+
+    ProcessRegistry(SharedEnvironment owner, Path home, LockFile lockFile, Memory mem, int maxProcesses, int maxRegions,
+                    int slot) {
+        this.owner = owner;
+        this.home = home;
+        this.lockFile = lockFile;
+        this.mem = mem;
+        this.maxProcesses = maxProcesses;
+        this.maxRegions = maxRegions;
+        this.slot = slot;
+    }
+
+    void addListener(FailCheckListener l) {
+        listeners.add(l);
+    }
+
+    void removeListener(FailCheckListener l) {
+        listeners.remove(l);
+    }
+
+    /** True unless the slot of latch owner {@code ownerId} (slot + 1) is free of its process's lock. */
+    boolean isAlive(int ownerId) {
+        int s = ownerId - 1;
+        if (s == slot) {
+            return true;
+        }
+        if (s < 0 || s >= maxProcesses) {
+            return false; // no such slot: the latch word is garbage, treat as a dead owner
+        }
+        try {
+            return lockFile.slotHeld(s);
+        } catch (IOException e) {
+            LOG.warn("cannot check liveness of slot {} of {}: {}", s, home, e.toString());
+            return true; // unknown: keep waiting rather than fail a healthy environment
+        }
+    }
+
+    /** "process PID (slot S)" for latch owner {@code ownerId}, for messages. */
+    String describe(int ownerId) {
+        int s = ownerId - 1;
+        return s >= 0 && s < maxProcesses
+                ? "process " + mem.getLong(slotOffset(maxRegions, s) + SLOT_PID) + " (slot " + s + ")"
+                : "owner id " + ownerId;
+    }
+
+    /** The generation of slot {@code s} if it is in use, else -1. */
+    long slotGeneration(int s) {
+        if (s < 0 || s >= maxProcesses) {
+            return -1;
+        }
+        long at = slotOffset(maxRegions, s);
+        if (mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
+            return -1;
+        }
+        return mem.getLong(at + SLOT_GENERATION);
+    }
+
+    /** See {@link SharedEnvironment#failCheck()}. */
+    int failCheck() {
+        synchronized (owner) {
+            owner.checkValid();
+            return failCheckLocked();
+        }
+    }
+
+    private int failCheckLocked() {
+        int freed = 0;
+        List<Integer> dead = new ArrayList<>();
+        List<FileLock> held = new ArrayList<>();
+        try {
+            try {
+                for (int s = 0; s < maxProcesses; s++) {
+                    long at = slotOffset(maxRegions, s);
+                    if (s == slot || mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
+                        continue;
+                    }
+                    FileLock lock = lockFile.tryLockSlot(s);
+                    if (lock == null) {
+                        continue; // alive
+                    }
+                    held.add(lock);
+                    if (mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
+                        continue; // closed cleanly between our two looks
+                    }
+                    long pid = mem.getLong(at + SLOT_PID);
+                    String latch = owner.findLatchHeldBy(s + 1);
+                    if (latch != null) {
+                        throw owner.fail("process " + pid + " (slot " + s + ") died holding " + latch);
+                    }
+                    dead.add(s);
+                }
+                int[] deadSlots = dead.stream().mapToInt(Integer::intValue).toArray();
+                for (FailCheckListener l : listeners) {
+                    try {
+                        l.failCheck(deadSlots);
+                    } catch (RunRecoveryException e) {
+                        throw e;
+                    } catch (RuntimeException e) {
+                        throw owner.fail("failCheck could not clean up after dead processes: " + e);
+                    }
+                }
+                for (int s : deadSlots) {
+                    long at = slotOffset(maxRegions, s);
+                    long pid = mem.getLong(at + SLOT_PID);
+                    mem.putIntVolatile(at + SLOT_STATE, SLOT_FREE);
+                    freed++;
+                    LOG.info("failCheck: process {} (slot {}) of {} died holding no latch; slot freed",
+                            pid, s, home);
+                }
+            } finally {
+                for (FileLock l : held) {
+                    lockFile.release(l);
+                }
+            }
+        } catch (IOException e) {
+            throw new EnvironmentAccessException("I/O error in failCheck of " + home + ": " + e, e);
+        }
+        return freed;
+    }
+
+    /** Starts the background failCheck thread ({@code libtp-failcheck}), every {@code periodMillis}. */
+    void startMonitor(long periodMillis) {
+        Thread t = new Thread(() -> monitorLoop(periodMillis), "libtp-failcheck " + home);
+        t.setDaemon(true);
+        monitor = t;
+        t.start();
+    }
+
+    /** Stops the background thread; {@code join}: waits (up to 5 s) until it has. */
+    void stopMonitor(boolean join) {
+        stopped = true;
+        Thread t = monitor;
+        if (t == null) {
+            return;
+        }
+        t.interrupt();
+        if (join) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void monitorLoop(long period) {
+        while (!stopped) {
+            try {
+                Thread.sleep(period);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (stopped) {
+                return;
+            }
+            try {
+                failCheck();
+            } catch (RunRecoveryException e) {
+                return; // failed: every caller now gets this exception; nothing more to watch
+            } catch (LibTpException | IllegalStateException e) {
+                LOG.warn("background failCheck of {}: {}", home, e.toString());
+            }
+        }
+    }
+
+    /** The attached processes: {slot, pid, attach time ms, alive 1/0} per busy slot. */
+    List<long[]> attachedSlots() {
+        List<long[]> out = new ArrayList<>();
+        for (int s = 0; s < maxProcesses; s++) {
+            long at = slotOffset(maxRegions, s);
+            if (mem.getIntVolatile(at + SLOT_STATE) == SLOT_BUSY) {
+                out.add(new long[] {s, mem.getLong(at + SLOT_PID), mem.getLong(at + SLOT_ATTACH), isAlive(s + 1) ? 1 : 0});
+            }
+        }
+        return out;
+    }
+
+    int busySlots() {
+        int n = 0;
+        for (int s = 0; s < maxProcesses; s++) {
+            if (mem.getIntVolatile(slotOffset(maxRegions, s) + SLOT_STATE) == SLOT_BUSY) {
+                n++;
+            }
+        }
+        return n;
+    }
+}
