@@ -1,7 +1,7 @@
 package org.libtp.tools;
 
 import org.libtp.btree.AccessMethods;
-import org.libtp.core.log.LogPrinter;
+import org.libtp.core.log.record.LogPrinter;
 import org.libtp.core.log.Lsn;
 import org.libtp.core.storage.FileStorage;
 import picocli.CommandLine.Command;

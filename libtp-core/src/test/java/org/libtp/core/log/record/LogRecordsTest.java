@@ -7,7 +7,6 @@ import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.log.LogEntry;
-import org.libtp.core.log.LogPrinter;
 import org.libtp.core.log.Lsn;
 import org.libtp.core.log.SharedLog;
 import org.libtp.core.storage.FileStorage;

@@ -1,36 +1,36 @@
 package org.libtp.core.log;
 
-import org.libtp.core.log.record.LogRecords;
-import org.libtp.core.storage.FileStorage;
+import org.libtp.core.CorruptionException;
 import org.libtp.core.storage.Storage;
 import org.libtp.core.storage.StorageFile;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Path;
 
 /**
- * The log printer ({@code db_printlog}): prints every record of an environment's log files, one
- * line each, reading the files directly (no environment is opened, nothing is changed).
- *
- * <p>Usage: {@code java -cp libtp-core.jar org.libtp.core.log.LogPrinter <environment-dir>}
+ * Reads the log files of a directory without the log region, file by file and record by record
+ * (as {@code db_printlog} does): for printing a log, even one whose environment is not open or
+ * cannot be. Each record's checksum is checked; the first damaged record stops the reading.
  */
-public final class LogPrinter {
-    private LogPrinter() {
+public final class LogFileReader {
+    /** What the reader finds, in log order. */
+    public interface Visitor {
+        /** A log file begins: its name and the log id in its header. */
+        void file(String name, long logId);
+
+        /** A whole record whose checksum matches. */
+        void entry(LogEntry entry);
+
+        /** A damaged record (named by LSN and what is wrong with it): the reading stops here. */
+        void damaged(String message);
     }
 
-    public static void main(String[] args) throws IOException {
-        if (args.length != 1) {
-            System.err.println("usage: LogPrinter <environment-dir>");
-            System.exit(2);
-        }
-        System.exit(print(new FileStorage(Path.of(args[0])), System.out) ? 0 : 1);
+    private LogFileReader() {
     }
 
-    /** Prints the log of {@code storage} to {@code out}; false if a damaged record stopped it. */
-    public static boolean print(Storage storage, PrintStream out) throws IOException {
+    /** Reads every log file of {@code storage}; false if a damaged record stopped it. */
+    public static boolean read(Storage storage, Visitor visitor) throws IOException {
         for (String name : storage.list("log.")) {
             int n = LogFileHeader.fileNumber(name);
             if (n <= 0) {
@@ -39,8 +39,7 @@ public final class LogPrinter {
             try (StorageFile f = storage.open(name, false)) {
                 ByteBuffer h = ByteBuffer.allocate(LogFileHeader.SIZE);
                 f.readFully(h, 0);
-                long logId = LogFileHeader.validate(name, h, n);
-                out.printf("# %s log id %x%n", name, logId);
+                visitor.file(name, LogFileHeader.validate(name, h, n));
                 long size = f.size();
                 long off = LogFileHeader.SIZE;
                 ByteBuffer head = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
@@ -52,7 +51,7 @@ public final class LogPrinter {
                         break;
                     }
                     if (length < LogRecordCodec.HEADER_SIZE || off + length > size) {
-                        out.printf("%s: impossible record length %d; stopping%n", Lsn.toString(Lsn.of(n, off)), length);
+                        visitor.damaged(Lsn.toString(Lsn.of(n, off)) + ": impossible record length " + length);
                         return false;
                     }
                     byte[] rec = new byte[length];
@@ -60,11 +59,11 @@ public final class LogPrinter {
                     LogEntry e;
                     try {
                         e = LogRecordCodec.decode(name, Lsn.of(n, off), rec);
-                    } catch (org.libtp.core.CorruptionException x) {
-                        out.println(x.getMessage() + "; stopping");
+                    } catch (CorruptionException x) {
+                        visitor.damaged(x.getMessage());
                         return false;
                     }
-                    out.println(LogRecords.print(e));
+                    visitor.entry(e);
                     off += length;
                 }
             }
