@@ -11,10 +11,10 @@ import org.libtp.core.storage.FileStorage;
 import org.libtp.core.testkit.ParentWatch;
 import org.libtp.core.testkit.Phases;
 import org.libtp.core.testkit.PipedChild;
+import org.libtp.core.tp.TxnEnvironment;
 import org.libtp.core.txn.SharedTxnManager;
 import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
-import org.libtp.core.txn.TxnEnvironment;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -2,9 +2,9 @@ package org.libtp.btree;
 
 import org.libtp.core.buffer.Page;
 import org.libtp.core.buffer.SharedBufferPool;
+import org.libtp.core.tp.TxnEnvironment;
 import org.libtp.core.txn.ResourceManager;
 import org.libtp.core.txn.Txn;
-import org.libtp.core.txn.TxnEnvironment;
 
 import java.util.Comparator;
 import java.util.List;

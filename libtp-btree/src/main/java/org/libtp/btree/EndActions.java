@@ -1,8 +1,8 @@
 package org.libtp.btree;
 
 import org.libtp.core.log.Durability;
+import org.libtp.core.tp.TxnEnvironment;
 import org.libtp.core.txn.Txn;
-import org.libtp.core.txn.TxnEnvironment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;

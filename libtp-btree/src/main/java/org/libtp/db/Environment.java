@@ -17,13 +17,13 @@ import org.libtp.core.log.LogFileHeader;
 import org.libtp.core.log.LogManager;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.storage.Storage;
-import org.libtp.core.txn.BackupConfig;
-import org.libtp.core.txn.HotBackup;
-import org.libtp.core.txn.Repair;
+import org.libtp.core.tp.BackupConfig;
+import org.libtp.core.tp.HotBackup;
+import org.libtp.core.tp.Repair;
+import org.libtp.core.tp.TxnEnvironment;
 import org.libtp.core.txn.SharedTxnManager;
 import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
-import org.libtp.core.txn.TxnEnvironment;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -13,9 +13,9 @@ import org.libtp.core.storage.FaultInjectingStorage;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.storage.Storage;
 import org.libtp.core.testkit.Seeds;
+import org.libtp.core.tp.TxnEnvironment;
 import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
-import org.libtp.core.txn.TxnEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

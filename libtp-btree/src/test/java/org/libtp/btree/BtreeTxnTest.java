@@ -9,9 +9,9 @@ import org.libtp.core.log.Durability;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.testkit.Seeds;
+import org.libtp.core.tp.TxnEnvironment;
 import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
-import org.libtp.core.txn.TxnEnvironment;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,13 +1,13 @@
 package org.libtp.db;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.log.LogFileHeader;
 import org.libtp.core.testkit.ChildJvm;
 import org.libtp.core.testkit.Seeds;
-import org.libtp.core.txn.BackupConfig;
-import org.libtp.core.txn.HotBackup;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.tp.BackupConfig;
+import org.libtp.core.tp.HotBackup;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,13 +1,13 @@
 package org.libtp.db;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.EnvironmentAccessException;
 import org.libtp.core.OutOfSpaceException;
-import org.libtp.core.txn.BackupConfig;
-import org.libtp.core.txn.BackupManifest;
-import org.libtp.core.txn.HotBackup;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.tp.BackupConfig;
+import org.libtp.core.tp.BackupManifest;
+import org.libtp.core.tp.HotBackup;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package org.libtp.jdbc;
 
-import org.libtp.core.txn.TxnEnvironment;
+import org.libtp.core.tp.TxnEnvironment;
 import org.libtp.db.Environment;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -1,7 +1,7 @@
 package org.libtp.tools;
 
-import org.libtp.core.txn.BackupConfig;
-import org.libtp.core.txn.HotBackup;
+import org.libtp.core.tp.BackupConfig;
+import org.libtp.core.tp.HotBackup;
 import org.libtp.db.Environment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,6 +1,6 @@
 package org.libtp.tools;
 
-import org.libtp.core.txn.HotBackup;
+import org.libtp.core.tp.HotBackup;
 import java.io.PrintWriter;
 
 /**

@@ -1,6 +1,6 @@
 package org.libtp.bench.ops;
 
-import org.libtp.core.txn.HotBackup;
+import org.libtp.core.tp.HotBackup;
 import org.libtp.db.Environment;
 import org.libtp.db.EnvironmentConfig;
 
@@ -55,7 +55,7 @@ public final class BackupBench {
         try (Environment env = Environment.join(dir, EnvironmentConfig.defaults())) {
             while (System.nanoTime() < end) {
                 org.libtp.bench.TempDirs.deleteRecursively(dest);
-                HotBackup.Result r = env.backup(dest, org.libtp.core.txn.BackupConfig.builder()
+                HotBackup.Result r = env.backup(dest, org.libtp.core.tp.BackupConfig.builder()
                         .maxBytesPerSecond((long) (rateMb * 1e6)).yieldToCommits(!fullSpeed).build());
                 bytes += r.bytes();
                 millis += r.millis();

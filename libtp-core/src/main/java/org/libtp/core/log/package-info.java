@@ -93,7 +93,7 @@
  * changes anything, a log whose files are missing, belong to another log, are shorter than they
  * were created (preallocated files are never legitimately short) or end before that LSN. The
  * buffer manager refuses a page read from disk whose LSN is at or past the end of the log.
- * {@code txn.Repair.resetLog} is the explicit way to start over.
+ * {@code tp.Repair.resetLog} is the explicit way to start over.
  *
  * <h2>Removal</h2>
  * Files recovery no longer needs are removed after checkpoints ({@link org.libtp.core.log.LogConfig#autoRemove()});

@@ -56,16 +56,9 @@
  *       backup: its pin (first LSN, owner slot and generation in the region, set and cleared under
  *       the checkpoint latch, which log removal takes too) holds back every file from its LSN's
  *       file on; a pin whose owner died is ignored.</li>
- *   <li><b>Hot backup</b> ({@link org.libtp.core.txn.HotBackup}): pin, data files page by page,
- *       force the log to E and re-read the file registry until no file is new, log files up to
- *       E, manifest. Write-ahead logging makes every copied page's LSN lower than E; the copied
- *       log holds every commit before the backup began. The copy's data may be older than its
- *       last checkpoint says, so its first open recovers <em>catastrophically</em>: analysis and
- *       redo from the first log file, not the last checkpoint (the manifest
- *       {@code __libtp.backup} asks for it and is deleted once recovery's checkpoint is durable,
- *       so a crash during that recovery repeats it). The copy yields to committers: it runs at a
- *       lower CPU priority and at the pace {@code BackupPacer} sets from the mean log force time,
- *       which every process adds to in the log region.</li>
+ *   <li><b>Hot backup</b> ({@code org.libtp.core.tp.HotBackup}) is built on the pin above
+ *       ({@link org.libtp.core.txn.SharedTxnManager#beginBackup}, {@code endBackup}); its copy
+ *       protocol is described in {@code org.libtp.core.tp}.</li>
  *   <li><b>Dead processes</b>: a failCheck listener rolls back (or, if its commit record is in the
  *       log, finishes) every transaction whose owner slot is dead or reused.</li>
  * </ul>

@@ -4,10 +4,10 @@ import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.storage.Storage;
+import org.libtp.core.tp.TxnEnvironment;
 import org.libtp.core.txn.SharedTxnManager;
 import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
-import org.libtp.core.txn.TxnEnvironment;
 
 import java.nio.file.Path;
 import java.util.List;

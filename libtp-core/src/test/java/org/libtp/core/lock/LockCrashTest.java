@@ -9,11 +9,11 @@ import org.libtp.core.log.SharedLog;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.testkit.ChildJvm;
 import org.libtp.core.testkit.Seeds;
+import org.libtp.core.tp.TxnEnvironment;
 import org.libtp.core.txn.SharedTxnManager;
 import org.libtp.core.txn.SlotStore;
 import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
-import org.libtp.core.txn.TxnEnvironment;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,10 +5,10 @@ import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.LogConfig;
 import org.libtp.core.storage.FileStorage;
+import org.libtp.core.tp.TxnEnvironment;
 import org.libtp.core.txn.SharedTxnManager;
 import org.libtp.core.txn.SlotStore;
 import org.libtp.core.txn.TxnConfig;
-import org.libtp.core.txn.TxnEnvironment;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -6,6 +6,7 @@ import org.libtp.core.log.LogConfig;
 import org.libtp.core.log.SharedLog;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.storage.Storage;
+import org.libtp.core.tp.TxnEnvironment;
 
 import java.nio.file.Path;
 import java.util.List;

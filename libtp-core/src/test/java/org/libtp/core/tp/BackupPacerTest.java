@@ -1,4 +1,4 @@
-package org.libtp.core.txn;
+package org.libtp.core.tp;
 
 import org.junit.jupiter.api.Test;
 import org.libtp.core.log.LogManager.ForceTotals;

@@ -1,4 +1,4 @@
-package org.libtp.core.txn;
+package org.libtp.core.tp;
 
 /**
  * How a hot backup runs ({@link HotBackup}). Immutable; build with {@link #builder()}, validated

@@ -1,7 +1,7 @@
-package org.libtp.core.txn;
+package org.libtp.core.tp;
 
-import org.libtp.core.log.LogManager;
 import org.libtp.core.log.LogManager.ForceTotals;
+import org.libtp.core.log.LogManager;
 
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;

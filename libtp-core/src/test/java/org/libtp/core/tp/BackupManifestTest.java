@@ -1,4 +1,4 @@
-package org.libtp.core.txn;
+package org.libtp.core.tp;
 
 import org.junit.jupiter.api.Test;
 import org.libtp.core.CorruptionException;
@@ -25,7 +25,7 @@ class BackupManifestTest {
             String key = line.contains("=") ? line.substring(0, line.indexOf('=')) : line;
             assertTrue(doc.contains(key), "docs/formats.md lacks the manifest's " + key);
         }
-        assertTrue(doc.contains("`__libtp.backup`, `org.libtp.core.txn.BackupManifest`"));
+        assertTrue(doc.contains("`__libtp.backup`, `org.libtp.core.tp.BackupManifest`"));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.libtp.core.txn;
+package org.libtp.core.tp;
 
 import org.libtp.core.CorruptionException;
 import org.libtp.core.VersionMismatchException;

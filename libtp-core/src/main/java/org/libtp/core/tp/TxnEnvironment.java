@@ -1,4 +1,4 @@
-package org.libtp.core.txn;
+package org.libtp.core.tp;
 
 import org.libtp.core.buffer.BufferConfig;
 import org.libtp.core.buffer.SharedBufferPool;
@@ -10,6 +10,10 @@ import org.libtp.core.log.LogConfig;
 import org.libtp.core.log.SharedLog;
 import org.libtp.core.storage.FileStorage;
 import org.libtp.core.storage.Storage;
+import org.libtp.core.txn.PageUpdates;
+import org.libtp.core.txn.ResourceManager;
+import org.libtp.core.txn.SharedTxnManager;
+import org.libtp.core.txn.TxnConfig;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

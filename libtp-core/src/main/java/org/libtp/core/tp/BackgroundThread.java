@@ -1,4 +1,4 @@
-package org.libtp.core.txn;
+package org.libtp.core.tp;
 
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
