@@ -36,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * unsafe memory access operation}, on every later call); once space is freed the environment
  * either works again or reports {@link RunRecoveryException}; a reopen keeps every committed row.
  */
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class DiskFullTmpfsTest {
     private static final Logger LOG = LoggerFactory.getLogger(DiskFullTmpfsTest.class);
 

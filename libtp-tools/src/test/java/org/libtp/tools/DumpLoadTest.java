@@ -25,6 +25,7 @@ import static org.libtp.tools.ToolsTest.libtp;
  * dump / load round trips (binary keys and values, values larger than a page, recno), and with
  * Berkeley DB C's own db5.3_dump / db5.3_load where they are installed (Debian's db5.3-util).
  */
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class DumpLoadTest {
     @TempDir
     Path dir;

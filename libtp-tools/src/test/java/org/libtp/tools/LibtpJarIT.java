@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The runnable jar end to end, as an operator runs it (after package: {@code mvn verify}). */
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class LibtpJarIT {
     @TempDir
     Path dir;

@@ -38,6 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * when no usable tmpfs exists; one directory per environment, found again through symbolic links;
  * rebuilt after a crash; removed by the last clean close; leftovers of deleted environments swept.
  */
+@org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class RegionPlacementTest {
     private static final Logger LOG = LoggerFactory.getLogger(RegionPlacementTest.class);
     static final RegionEnvironmentConfig AUTO = RegionEnvironmentConfig.builder().failCheckMillis(0)
