@@ -21,7 +21,7 @@ import org.libtp.core.tp.BackupConfig;
 import org.libtp.core.tp.HotBackup;
 import org.libtp.core.tp.Repair;
 import org.libtp.core.tp.TxnEnvironment;
-import org.libtp.core.txn.SharedTxnManager;
+import org.libtp.core.txn.TransactionManager;
 import org.libtp.core.txn.Txn;
 import org.libtp.core.txn.TxnConfig;
 
@@ -523,7 +523,7 @@ public final class Environment implements AutoCloseable {
     }
 
     /** The transactions active now, in every process (for monitoring tools). */
-    public List<SharedTxnManager.ActiveTransaction> activeTransactions() {
+    public List<TransactionManager.ActiveTransaction> activeTransactions() {
         checkOpen();
         return tp.txn().activeTransactions();
     }

@@ -3,7 +3,7 @@ package org.libtp.tools;
 import org.libtp.core.env.RegionEnvironment.AttachedProcess;
 import org.libtp.core.lock.LockObject;
 import org.libtp.core.lock.LockTableSnapshot;
-import org.libtp.core.txn.SharedTxnManager.ActiveTransaction;
+import org.libtp.core.txn.TransactionManager.ActiveTransaction;
 import org.libtp.db.Environment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -459,15 +459,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         }
     }
 
-    /**
-     * A transaction in the table now.
-     *
-     * @param state running, committing or aborting
-     */
-    public record ActiveTransaction(long id, int processSlot, long beginMillis, String state) {
-    }
-
-    /** The transactions in the table now, read without its latch (a snapshot for tools). */
+    @Override
     public List<ActiveTransaction> activeTransactions() {
         checkOpen();
         List<ActiveTransaction> out = new ArrayList<>();

@@ -1,5 +1,7 @@
 package org.libtp.core.txn;
 
+import java.util.List;
+
 import org.libtp.core.log.Durability;
 
 /**
@@ -39,6 +41,18 @@ public interface TransactionManager extends AutoCloseable {
 
     /** Active transactions in the shared table now. */
     int activeCount();
+
+    /**
+     * A transaction in the table now.
+     *
+     * @param processSlot the process registry slot of the process that began it
+     * @param state running, committing or aborting
+     */
+    record ActiveTransaction(long id, int processSlot, long beginMillis, String state) {
+    }
+
+    /** The transactions in the table now, read without its latch (a snapshot for tools). */
+    List<ActiveTransaction> activeTransactions();
 
     @Override
     void close();
