@@ -1,8 +1,8 @@
 package org.libtp.core.txn;
 
-import java.util.List;
-
 import org.libtp.core.log.Durability;
+
+import java.util.List;
 
 /**
  * The transaction manager (paper 3.2.5): begin, commit and abort; a transaction table in shared
