@@ -64,6 +64,11 @@ class JdbcBasicsTest extends SqlTestBase {
         assertEquals(List.of("4", "8", "12", "16"), rows("SELECT id FROM account WHERE owner = 'o0' AND balance IS NOT NULL ORDER BY 1"));
         assertEquals(List.of("6|o2-6"), rows("SELECT id, owner || '-' || id AS label FROM account WHERE id IN (6) "));
         assertEquals(List.of("12"), rows("SELECT id FROM account ORDER BY id OFFSET 11 ROWS FETCH FIRST 1 ROWS ONLY"));
+        // without a count: one row (JSqlParser leaves the count out; it once failed with a NullPointerException)
+        assertEquals(List.of("1"), rows("SELECT id FROM account ORDER BY id FETCH FIRST ROW ONLY"));
+        assertEquals(List.of("1", "2"), rows("SELECT id FROM account WHERE id < 3 ORDER BY id LIMIT ALL"));
+        assertEquals(List.of("1", "2"), rows("SELECT id FROM account WHERE id < 3 ORDER BY id LIMIT NULL"));
+        assertEquals(List.of("o0"), rows("SELECT DISTINCT owner FROM account WHERE (owner) = 'o0'"));
     }
 
     @Test

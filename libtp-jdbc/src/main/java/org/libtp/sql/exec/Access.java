@@ -205,8 +205,6 @@ final class Access {
         if (e instanceof AndExpression a) {
             conjuncts(a.getLeftExpression(), out);
             conjuncts(a.getRightExpression(), out);
-        } else if (e instanceof net.sf.jsqlparser.expression.Parenthesis p) {
-            conjuncts(p.getExpression(), out);
         } else if (e instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> l
                 && l.size() == 1) {
             conjuncts(l.get(0), out); // "(id = ?)": how JSqlParser reads a parenthesized condition

@@ -13,7 +13,6 @@ import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NotExpression;
 import net.sf.jsqlparser.expression.NullValue;
-import net.sf.jsqlparser.expression.Parenthesis;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.TimeValue;
@@ -146,9 +145,6 @@ final class Compiler {
                 }
                 return p[at];
             };
-        }
-        if (e instanceof Parenthesis par) {
-            return compile(par.getExpression());
         }
         if (e instanceof ExpressionList<?> list && list.size() == 1) {
             return compile(list.get(0)); // a parenthesized expression
@@ -284,7 +280,7 @@ final class Compiler {
             };
         }
         if (e instanceof LikeExpression l) {
-            if (l.isCaseInsensitive() || l.getLikeKeyWord() != LikeExpression.KeyWord.LIKE) {
+            if (l.getLikeKeyWord() != LikeExpression.KeyWord.LIKE) { // ILIKE, RLIKE, REGEXP, SIMILAR TO
                 throw SqlErrors.unsupported(l.getLikeKeyWord() + " (only LIKE)");
             }
             Expr x = compile(l.getLeftExpression());
@@ -326,8 +322,8 @@ final class Compiler {
      * rule (trailing spaces do not count), since a CHAR value is stored padded to its length.
      */
     private boolean charColumn(Expression e) throws SQLException {
-        while (e instanceof Parenthesis p) {
-            e = p.getExpression();
+        while (e instanceof ExpressionList<?> p && p.size() == 1) { // "(c)"
+            e = p.get(0);
         }
         if (!(e instanceof Column c) || c.getTable() == null && (c.getColumnName().equalsIgnoreCase("TRUE")
                 || c.getColumnName().equalsIgnoreCase("FALSE"))) {

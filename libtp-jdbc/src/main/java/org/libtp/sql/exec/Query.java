@@ -709,14 +709,18 @@ final class Query {
             if (p.getLimit().getOffset() != null) {
                 offset = count(k.compile(p.getLimit().getOffset()).eval(new Object[0], params), "OFFSET");
             }
-            if (p.getLimit().getRowCount() != null && !p.getLimit().isLimitAll() && !p.getLimit().isLimitNull()) {
+            Expression rowCount = p.getLimit().getRowCount();
+            // LIMIT ALL and LIMIT NULL: no limit
+            if (rowCount != null && !(rowCount instanceof net.sf.jsqlparser.expression.AllValue)
+                    && !(rowCount instanceof net.sf.jsqlparser.expression.NullValue)) {
                 count = count(k.compile(p.getLimit().getRowCount()).eval(new Object[0], params), "LIMIT");
             }
         }
         if (p.getFetch() != null) {
+            // FETCH FIRST ROW ONLY, without a count, is one row (the standard's default)
             count = p.getFetch().getExpression() != null
                     ? count(k.compile(p.getFetch().getExpression()).eval(new Object[0], params), "FETCH")
-                    : p.getFetch().getRowCount();
+                    : 1;
         }
         if (offset == 0 && count >= rows.size()) {
             return rows;
