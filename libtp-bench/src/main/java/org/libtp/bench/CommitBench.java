@@ -179,10 +179,15 @@ public final class CommitBench {
                     parts = multiProcess(dir, o, children, err);
                 }
             } else {
-                try (RegionEnvironment env = RegionEnvironment.open(dir, RegionEnvironmentConfig.defaults());
-                     SharedLog log = SharedLog.open(env, new FileStorage(dir), LogConfig.defaults())) {
-                    memory = env.memoryImplementation();
-                    parts = multiProcess(dir, o, children, err);
+                try (RegionEnvironment env = RegionEnvironment.open(dir, RegionEnvironmentConfig.defaults())) {
+                    // the log held open while the children append to it
+                    SharedLog log = SharedLog.open(env, new FileStorage(dir), LogConfig.defaults());
+                    try {
+                        memory = env.memoryImplementation();
+                        parts = multiProcess(dir, o, children, err);
+                    } finally {
+                        log.close();
+                    }
                 }
             }
             out.println(json(o, parts, raw, rawOverwrite, memory));
