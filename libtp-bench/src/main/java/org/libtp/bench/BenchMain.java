@@ -3,8 +3,6 @@ package org.libtp.bench;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Model.UnmatchedArgsBinding;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -17,20 +15,15 @@ import java.util.concurrent.Callable;
  * Main class of {@code libtp-bench.jar}: {@code java -jar libtp-bench.jar <command> [args...]}.
  *
  * <p>One picocli command, {@code libtp-bench}, with a subcommand per harness (commit, tpcb,
- * oo1...). A harness is a {@link Command}: it runs with the arguments after its name and returns
- * an exit status, never calling {@link System#exit}; only {@link #main} does, once, at the end.
- * Harnesses that still read their own {@code --option value} lists are registered with
- * {@link #passThrough}: picocli hands them their arguments untouched.
+ * oo1...), each an annotated picocli command: its options, their defaults and {@code --help}
+ * are picocli's; it runs with them and returns an exit status, never calling
+ * {@link System#exit}; only {@link #main} does, once, at the end. {@code jmh} alone hands its
+ * arguments on untouched, to JMH's own parser.
  */
 public final class BenchMain {
 
-    /** A harness that parses its own arguments: runs with them and returns the exit status. */
-    public interface Command {
-        int run(String[] args, PrintStream out, PrintStream err) throws Exception;
-    }
-
     /** The top command: only subcommands, and help. */
-    @CommandLine.Command(name = "libtp-bench", mixinStandardHelpOptions = true, version = "libtp-bench",
+    @Command(name = "libtp-bench", mixinStandardHelpOptions = true, version = "libtp-bench",
             description = "LibTP's benchmarks: the paper's TPC-B and OO1, commit throughput, operations, JMH.",
             synopsisSubcommandLabel = "<command>", commandListHeading = "%nCommands:%n")
     static final class Top implements Callable<Integer> {
@@ -45,7 +38,7 @@ public final class BenchMain {
     }
 
     /** {@code help [COMMAND]}: every command with its options, or one command's whole usage. */
-    @CommandLine.Command(name = "help", customSynopsis = "help [COMMAND]", description = "this text; 'help COMMAND' for one command's options")
+    @Command(name = "help", customSynopsis = "help [COMMAND]", description = "this text; 'help COMMAND' for one command's options")
     static final class Help implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -99,30 +92,16 @@ public final class BenchMain {
     /** The command line: {@code libtp-bench} and its subcommands, writing to {@code out} and {@code err}. */
     public static CommandLine commandLine(PrintStream out, PrintStream err) {
         CommandLine cl = new CommandLine(new Top());
-        cl.addSubcommand(passThrough("jmh", "jmh [JMH args...]",
-                "run the JMH benchmarks (org.libtp.bench.jmh.*); e.g. jmh -f 1 -wi 3 -w 1s -i 5 -r 1s LatchBench"
-                        + "; 'jmh -h' lists JMH's options",
-                false, JmhCommand::run, out, err));
-        cl.addSubcommand(passThrough("pingpong", PingPong.USAGE,
-                "two-JVM shared-semaphore ping-pong; prints one JSON line", true, PingPong::run, out, err));
+        cl.addSubcommand(JmhCommand.commandLine(err));
+        cl.addSubcommand(new PingPong.Cli(out, err));
         cl.addSubcommand(new CommitCommand(out, err));
         cl.addSubcommand(withSynopsis(new CommandLine(new org.libtp.bench.tpcb.TpcbCli(out, err)),
                 org.libtp.bench.tpcb.TpcbCommand.USAGE));
         cl.addSubcommand(withSynopsis(new CommandLine(new org.libtp.bench.oo1.Oo1Cli(out, err)),
                 org.libtp.bench.oo1.Oo1Command.USAGE));
-        cl.addSubcommand(passThrough("load", org.libtp.bench.ops.LoadBench.USAGE,
-                "bulk load of N records: a Database.put loop in transactions, libtp load from a dump, db5.3_load (if"
-                        + " installed) on the same dump; prints one JSON line",
-                true, org.libtp.bench.ops.LoadBench::run, out, err));
-        cl.addSubcommand(passThrough("backup", org.libtp.bench.ops.BackupBench.USAGE,
-                "hot backups of a running environment, one after another for S seconds from this JVM: MB/s; run beside"
-                        + " tpcb to measure what a backup costs it (scripts/ops-bench.sh); prints one JSON line",
-                true, org.libtp.bench.ops.BackupBench::run, out, err));
-        cl.addSubcommand(passThrough("report", org.libtp.bench.report.ReportCommand.USAGE,
-                "the generated section of docs/benchmarks.md (between its generated markers) and its PNG charts, from the"
-                        + " JSON lines of commit, tpcb and oo1 runs: machine facts, the performance targets evaluated,"
-                        + " TPC-B and OO1 tables, the paper's ratios; libtp-bench/scripts/bench-report.sh runs the whole matrix",
-                true, org.libtp.bench.report.ReportCommand::run, out, err));
+        cl.addSubcommand(new org.libtp.bench.ops.LoadBench(out, err));
+        cl.addSubcommand(new org.libtp.bench.ops.BackupBench(out));
+        cl.addSubcommand(new org.libtp.bench.report.ReportCommand(out, err));
         cl.addSubcommand(new Help());
         // after the subcommands: these setters reach the subcommands added so far
         cl.setExpandAtFiles(false);
@@ -151,33 +130,6 @@ public final class BenchMain {
     private static CommandLine withSynopsis(CommandLine sub, String usage) {
         sub.getCommandSpec().usageMessage().customSynopsis(usage);
         return sub;
-    }
-
-    /**
-     * A subcommand whose harness parses its own arguments: picocli collects them all, in order,
-     * as unmatched arguments. {@code helpOptions}: -h/--help print {@code usage} (jmh passes its
-     * own -h to JMH).
-     */
-    static CommandSpec passThrough(String name, String usage, String description, boolean helpOptions,
-                                   Command command, PrintStream out, PrintStream err) {
-        String[][] args = {new String[0]};
-        CommandSpec spec = CommandSpec.wrapWithoutInspection((Callable<Integer>) () -> command.run(args[0], out, err));
-        spec.name(name);
-        spec.usageMessage().customSynopsis(usage).description(description);
-        if (helpOptions) {
-            spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
-                    .description("Show this help message and exit.").build());
-        }
-        spec.parser().unmatchedOptionsArePositionalParams(true);
-        spec.addUnmatchedArgsBinding(UnmatchedArgsBinding.forStringArrayConsumer(new CommandLine.Model.ISetter() {
-            @Override
-            @SuppressWarnings("unchecked")
-            public <T> T set(T value) {
-                args[0] = (String[]) value;
-                return null;
-            }
-        }));
-        return spec;
     }
 
     public static void main(String[] args) {

@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code --level txn} (the default): the environment is a {@link TxnEnvironment} with one
  * record manager, {@link CounterStore}; a "commit" is {@code begin(durability)}, one counter
- * increment (a SLOT_UPDATE record of about {@code payload} payload bytes, logged under the
+ * increment (a COUNTER_UPDATE record of about {@code payload} payload bytes, logged under the
  * counter's stripe latch) and {@code commit} (a TXN_COMMIT record, flushed as the durability
  * says). Thread t of process p owns counter {@code p * threads + t}, so transactions never
  * conflict and no lock manager is needed. Checkpoints are taken as {@link TxnConfig} says by
@@ -67,7 +67,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CommitBench {
     static final String NOTES_TXN = "transaction-level commit: each commit is begin(durability), one CounterStore "
-            + "increment (a SLOT_UPDATE record, borrowed from the test record manager, of recordBytes bytes, logged "
+            + "increment (a COUNTER_UPDATE record, the benchmark's own, of recordBytes bytes, logged "
             + "under the counter's stripe latch) and commit (a TXN_COMMIT record of 40 bytes, flushed per durability); "
             + "LogConfig.defaults(); TxnConfig default checkpoints (32 MiB of log or 60 s), taken by each process's checkpoint thread; "
             + "no lock manager (each thread owns its counter); the transaction manager reports active transactions, "
@@ -179,10 +179,15 @@ public final class CommitBench {
                     parts = multiProcess(dir, o, children, err);
                 }
             } else {
-                try (RegionEnvironment env = RegionEnvironment.open(dir, RegionEnvironmentConfig.defaults());
-                     SharedLog log = SharedLog.open(env, new FileStorage(dir), LogConfig.defaults())) {
-                    memory = env.memoryImplementation();
-                    parts = multiProcess(dir, o, children, err);
+                try (RegionEnvironment env = RegionEnvironment.open(dir, RegionEnvironmentConfig.defaults())) {
+                    // the log held open while the children append to it
+                    SharedLog log = SharedLog.open(env, new FileStorage(dir), LogConfig.defaults());
+                    try {
+                        memory = env.memoryImplementation();
+                        parts = multiProcess(dir, o, children, err);
+                    } finally {
+                        log.close();
+                    }
                 }
             }
             out.println(json(o, parts, raw, rawOverwrite, memory));

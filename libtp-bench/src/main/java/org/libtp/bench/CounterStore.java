@@ -29,12 +29,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * after image, applies the change and unlatches, exactly as the test record manager
  * ({@code SlotStore} in libtp-core's tests) does.
  *
- * <p>It <b>borrows the test record manager's record type</b>, {@link RecordType#SLOT_UPDATE}
- * (id 100, in the range reserved for test record managers), with file id {@value #FILE_ID}: the
- * type registry is frozen in libtp-core and has no type for benchmarks. So an environment can
- * hold this manager or {@code SlotStore}, not both. The after image is the new 8-byte value
- * followed by zero padding, so that the record payload is about the benchmark's {@code --payload}
- * bytes; redo and undo read only the first 8 bytes of an image.
+ * <p>Its log record is its own, {@link CounterUpdate} ({@link RecordType#COUNTER_UPDATE}, id
+ * 101, owned by libtp-bench, registered when this store is made), with file id {@value #FILE_ID}
+ * and the payload layout of the test record manager's slot update. The after image is the new
+ * 8-byte value followed by zero padding, so that the record payload is about the benchmark's
+ * {@code --payload} bytes; redo and undo read only the first 8 bytes of an image.
  *
  * <p>Region layout (each counter on its own 64-byte line, so committers do not share cache lines):
  * <pre>
@@ -46,7 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class CounterStore implements ResourceManager {
     /** Counters in the region: one per committer, up to 32 processes × 1024 threads. */
     public static final int COUNTERS = 32 * 1024;
-    /** The file id written in the borrowed SLOT_UPDATE records (SlotStore uses 1). */
+    /** The file id written in its records. */
     static final int FILE_ID = 2;
     static final String REGION = "bench-counters";
     static final String DATA = "bench-counters.dat";
@@ -55,8 +54,8 @@ public final class CounterStore implements ResourceManager {
     static final int LATCH_STRIDE = 64;
     static final long OFF_COUNTERS = 8192;
     static final int COUNTER_STRIDE = 64;
-    /** SLOT_UPDATE payload bytes besides the after image: fileId, slot, 2 lengths, 8-byte before. */
-    static final int UPDATE_OVERHEAD = 16 + 8;
+    /** Update payload bytes besides the after image: fileId, counter, 2 lengths, 8-byte before. */
+    static final int UPDATE_OVERHEAD = CounterUpdate.FIXED_BYTES + 8;
     /** The smallest update payload: the after image is at least the 8-byte value. */
     public static final int MIN_PAYLOAD = UPDATE_OVERHEAD + 8;
 
@@ -67,10 +66,11 @@ public final class CounterStore implements ResourceManager {
     private final AtomicLong checkpoints = new AtomicLong();
 
     /**
-     * @param recordPayload the wanted SLOT_UPDATE payload size; the after image is padded to
+     * @param recordPayload the wanted update payload size; the after image is padded to
      *                      reach it (at least {@link #MIN_PAYLOAD})
      */
     public CounterStore(RegionEnvironment env, Storage storage, int recordPayload) {
+        CounterUpdate.register(); // before recovery decodes the first one
         this.storage = storage;
         this.afterBytes = Math.max(8, recordPayload - UPDATE_OVERHEAD);
         Region r = env.region(new RegionSpec(REGION, OFF_COUNTERS + (long) COUNTER_STRIDE * COUNTERS, 1,
@@ -81,7 +81,7 @@ public final class CounterStore implements ResourceManager {
         }
     }
 
-    /** The SLOT_UPDATE payload size of one update. */
+    /** The payload size of one update's record. */
     public int updatePayloadBytes() {
         return UPDATE_OVERHEAD + afterBytes;
     }
@@ -110,7 +110,7 @@ public final class CounterStore implements ResourceManager {
             long after = before + 1;
             byte[] a = new byte[afterBytes];
             ByteBuffer.wrap(a).order(ByteOrder.LITTLE_ENDIAN).putLong(0, after);
-            txn.log(new LogRecord.SlotUpdate(FILE_ID, counter, bytes(before), a));
+            txn.log(new CounterUpdate(FILE_ID, counter, bytes(before), a));
             mem.putLongVolatile(at(counter), after);
             return after;
         } finally {
@@ -132,19 +132,18 @@ public final class CounterStore implements ResourceManager {
         return ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN).getLong(0);
     }
 
-    private static LogRecord.SlotUpdate mine(LogRecord record) {
-        LogRecord.SlotUpdate u = (LogRecord.SlotUpdate) record;
+    private static CounterUpdate mine(LogRecord record) {
+        CounterUpdate u = (CounterUpdate) record;
         if (u.fileId() != FILE_ID || u.before().length < 8 || u.after().length < 8) {
-            throw new IllegalStateException("not a bench counter update: " + u
-                    + " (SLOT_UPDATE is shared with the test record manager; do not mix them in one environment)");
+            throw new IllegalStateException("not a bench counter update: " + u);
         }
-        check(u.slot());
+        check(u.counter());
         return u;
     }
 
     @Override
     public Set<RecordType> types() {
-        return Set.of(RecordType.SLOT_UPDATE);
+        return Set.of(RecordType.COUNTER_UPDATE);
     }
 
     @Override
@@ -168,11 +167,11 @@ public final class CounterStore implements ResourceManager {
 
     @Override
     public void redo(LogEntry entry, LogRecord record) {
-        LogRecord.SlotUpdate u = mine(record);
-        Latch l = latches[u.slot() % STRIPES];
+        CounterUpdate u = mine(record);
+        Latch l = latches[u.counter() % STRIPES];
         l.acquire();
         try {
-            mem.putLongVolatile(at(u.slot()), value(u.after()));
+            mem.putLongVolatile(at(u.counter()), value(u.after()));
         } finally {
             l.release();
         }
@@ -180,12 +179,12 @@ public final class CounterStore implements ResourceManager {
 
     @Override
     public void undo(LogEntry entry, LogRecord record, CompensationLog clr) {
-        LogRecord.SlotUpdate u = mine(record);
-        Latch l = latches[u.slot() % STRIPES];
+        CounterUpdate u = mine(record);
+        Latch l = latches[u.counter() % STRIPES];
         l.acquire();
         try {
-            clr.log(new LogRecord.SlotUpdate(FILE_ID, u.slot(), u.after(), u.before()));
-            mem.putLongVolatile(at(u.slot()), value(u.before()));
+            clr.log(new CounterUpdate(FILE_ID, u.counter(), u.after(), u.before()));
+            mem.putLongVolatile(at(u.counter()), value(u.before()));
         } finally {
             l.release();
         }

@@ -8,6 +8,11 @@ import org.libtp.core.region.Region;
 import org.libtp.core.sync.Futex;
 import org.libtp.core.sync.SharedSemaphore;
 import org.libtp.core.testkit.ParentWatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -16,6 +21,7 @@ import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,8 +34,6 @@ import java.util.concurrent.TimeUnit;
  * checks that the parent process is alive, and it exits when the parent raises the stop flag.
  */
 public final class PingPong {
-    static final String USAGE = "pingpong [--seconds S] [--warmup W] [--dir DIR] [--polling-futex]";
-
     private static final String REGION = "pingpong";
     private static final long PING = 256;   // SharedSemaphore, own cache line
     private static final long PONG = 320;   // SharedSemaphore, own cache line
@@ -55,62 +59,61 @@ public final class PingPong {
         }
     }
 
-    /** {@code pingpong} command (the parent). */
-    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        double seconds = 10;
-        double warmup = 2;
-        Path dir = null;
-        boolean polling = false;
-        try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--seconds":
-                        seconds = Double.parseDouble(value(args, ++i));
-                        break;
-                    case "--warmup":
-                        warmup = Double.parseDouble(value(args, ++i));
-                        break;
-                    case "--dir":
-                        dir = Paths.get(value(args, ++i));
-                        break;
-                    case "--polling-futex":
-                        polling = true;
-                        break;
-                    default:
-                        err.println("unknown pingpong option '" + args[i] + "'; usage: " + USAGE);
-                        return 2;
+    /** {@code pingpong}: the parent's options; it runs the parent and prints the JSON line. */
+    @Command(name = "pingpong", sortOptions = false,
+            description = "two-JVM shared-semaphore ping-pong; prints one JSON line")
+    static final class Cli implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+        boolean help;
+
+        @Option(names = "--seconds", paramLabel = "S", defaultValue = "10",
+                description = "the measured interval (default: ${DEFAULT-VALUE})")
+        double seconds;
+
+        @Option(names = "--warmup", paramLabel = "W", defaultValue = "2",
+                description = "the unmeasured warm-up before it (default: ${DEFAULT-VALUE})")
+        double warmup;
+
+        @Option(names = "--dir", paramLabel = "DIR",
+                description = "the environment's directory (default: a temporary one, deleted at the end)")
+        Path dir;
+
+        @Option(names = "--polling-futex", description = "wait by polling instead of the futex system call")
+        boolean polling;
+
+        private final PrintStream out;
+        private final PrintStream err;
+
+        Cli(PrintStream out, PrintStream err) {
+            this.out = out;
+            this.err = err;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            if (!(seconds > 0) || !(warmup >= 0)) {
+                throw new ParameterException(spec.commandLine(), "--seconds must be > 0 and --warmup >= 0");
+            }
+            Path d = dir;
+            boolean ownDir = d == null;
+            if (ownDir) {
+                d = Files.createTempDirectory("libtp-pingpong");
+            } else {
+                Files.createDirectories(d);
+            }
+            try {
+                Result r = parent(d, seconds, warmup, polling, err);
+                out.println(r.toJson());
+                return 0;
+            } finally {
+                if (ownDir) {
+                    TempDirs.deleteRecursively(d);
                 }
             }
-        } catch (IllegalArgumentException e) { // also NumberFormatException
-            err.println(e.getMessage() + "; usage: " + USAGE);
-            return 2;
         }
-        if (!(seconds > 0) || !(warmup >= 0)) {
-            err.println("--seconds must be > 0 and --warmup >= 0");
-            return 2;
-        }
-        boolean ownDir = dir == null;
-        if (ownDir) {
-            dir = Files.createTempDirectory("libtp-pingpong");
-        } else {
-            Files.createDirectories(dir);
-        }
-        try {
-            Result r = parent(dir, seconds, warmup, polling, err);
-            out.println(r.toJson());
-            return 0;
-        } finally {
-            if (ownDir) {
-                TempDirs.deleteRecursively(dir);
-            }
-        }
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException("option " + args[i - 1] + " needs a value");
-        }
-        return args[i];
     }
 
     private static RegionEnvironmentConfig config(boolean polling) {

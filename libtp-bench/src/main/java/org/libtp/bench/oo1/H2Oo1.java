@@ -1,5 +1,6 @@
 package org.libtp.bench.oo1;
 
+import org.libtp.bench.engine.H2Engine;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.tx.Transaction;
 import org.h2.mvstore.tx.TransactionMap;
@@ -29,6 +30,7 @@ import java.util.Iterator;
 final class H2Oo1 implements Oo1Store {
     private final StoreOptions options;
     private final String file;
+    private final H2Engine engine;
     private final MVStore store;
     private final TransactionStore txns;
     private final TransactionMap<Integer, byte[]> parts;
@@ -40,15 +42,10 @@ final class H2Oo1 implements Oo1Store {
     H2Oo1(StoreOptions o) {
         this.options = o;
         this.file = o.dir().resolve("oo1.mv.db").toString();
+        this.engine = H2Engine.open(o.dir().resolve("oo1.mv.db"), o.cacheBytes());
+        this.store = engine.store();
+        this.txns = engine.txStore();
         try {
-            java.nio.file.Files.createDirectories(o.dir());
-            store = new MVStore.Builder().fileName(file).cacheSize((int) Math.max(1, o.cacheBytes() >> 20)).open();
-        } catch (RuntimeException | java.io.IOException e) {
-            throw new IllegalStateException("cannot open H2 MVStore " + file + ": " + e.getMessage(), e);
-        }
-        try {
-            txns = new TransactionStore(store);
-            txns.init();
             Transaction t = txns.begin();
             parts = t.openMap("parts", IntegerDataType.INSTANCE, ByteArrayDataType.INSTANCE);
             connections = t.openMap("connections", LongDataType.INSTANCE, ByteArrayDataType.INSTANCE);
@@ -58,7 +55,7 @@ final class H2Oo1 implements Oo1Store {
             nextRecno = last == null ? 1 : last + 1;
             t.commit();
         } catch (RuntimeException e) {
-            store.closeImmediately();
+            engine.closeImmediately();
             throw new IllegalStateException("cannot open the OO1 maps of H2 MVStore " + file + ": " + e.getMessage(), e);
         }
     }
@@ -116,8 +113,7 @@ final class H2Oo1 implements Oo1Store {
 
     /** Writes the store's pending changes and forces the file. */
     private void forceStore() {
-        store.commit();
-        store.sync();
+        engine.force();
     }
 
     @Override
@@ -137,8 +133,7 @@ final class H2Oo1 implements Oo1Store {
     @Override
     public void close() {
         try {
-            txns.close();
-            store.close();
+            engine.close();
         } catch (RuntimeException e) {
             throw new IllegalStateException("cannot close H2 MVStore " + file + ": " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package org.libtp.bench.oo1;
 
+import org.libtp.bench.engine.JeEngine;
 import com.sleepycat.je.Cursor;
 import com.sleepycat.je.CursorConfig;
 import com.sleepycat.je.Database;
@@ -8,7 +9,6 @@ import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.DatabaseException;
 import com.sleepycat.je.Durability;
 import com.sleepycat.je.Environment;
-import com.sleepycat.je.EnvironmentConfig;
 import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Transaction;
@@ -44,18 +44,10 @@ final class JeOo1 implements Oo1Store {
     JeOo1(StoreOptions o) {
         this.options = o;
         writeTxn = new TransactionConfig().setDurability(o.sync() ? Durability.COMMIT_SYNC : Durability.COMMIT_WRITE_NO_SYNC);
+        // JE's lock timeout, its logging off: see JeEngine
+        env = JeEngine.open(o.dir(), o.cacheBytes(), o.sync(), 0, true);
         try {
-            java.nio.file.Files.createDirectories(o.dir());
-            EnvironmentConfig ec = new EnvironmentConfig().setAllowCreate(true).setTransactional(true);
-            ec.setCacheSize(o.cacheBytes());
-            ec.setConfigParam(EnvironmentConfig.FILE_LOGGING_LEVEL, "OFF");
-            ec.setConfigParam(EnvironmentConfig.CONSOLE_LOGGING_LEVEL, "OFF");
-            env = new Environment(o.dir().toFile(), ec);
-        } catch (DatabaseException | java.io.IOException e) {
-            throw new IllegalStateException("cannot open JE environment " + o.dir() + ": " + e.getMessage(), e);
-        }
-        try {
-            DatabaseConfig dc = new DatabaseConfig().setAllowCreate(true).setTransactional(true);
+            DatabaseConfig dc = JeEngine.databaseConfig();
             parts = env.openDatabase(null, "parts", dc);
             connections = env.openDatabase(null, "connections", dc);
             fromIndex = env.openDatabase(null, "conn_from", dc);
@@ -124,14 +116,7 @@ final class JeOo1 implements Oo1Store {
 
     @Override
     public void close() {
-        try {
-            parts.close();
-            connections.close();
-            fromIndex.close();
-            toIndex.close();
-        } finally {
-            env.close();
-        }
+        JeEngine.close(env, parts, connections, fromIndex, toIndex);
     }
 
     /** The databases within one transaction. */

@@ -1,21 +1,19 @@
 package org.libtp.bench.oo1;
 
+import org.libtp.bench.engine.LibtpEngine;
+import org.libtp.bench.engine.LibtpEngine.Variant;
 import org.libtp.db.Cursor;
 import org.libtp.db.Database;
 import org.libtp.db.DatabaseConfig;
 import org.libtp.db.Durability;
 import org.libtp.db.DatabaseType;
 import org.libtp.db.Environment;
-import org.libtp.db.EnvironmentConfig;
-import org.libtp.db.OpenMode;
 import org.libtp.db.Transaction;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * OO1 on LibTP's access methods, as the paper built it (5.2.1): parts in a B-tree keyed by id,
@@ -36,10 +34,9 @@ import java.nio.file.StandardOpenOption;
  * </ul>
  */
 final class LibtpOo1 implements Oo1Store {
-    enum Variant { TP, NOTP, FLOCK, FSYNC }
-
     private final Variant variant;
     private final StoreOptions options;
+    private final LibtpEngine engine;
     private final Environment env;
     private final Durability durability;
     private final Database parts;
@@ -51,12 +48,10 @@ final class LibtpOo1 implements Oo1Store {
     LibtpOo1(Variant variant, StoreOptions o) {
         this.variant = variant;
         this.options = o;
-        this.durability = o.sync() ? Durability.SYNC : Durability.WRITE_NO_SYNC;
-        env = Environment.open(o.dir(), EnvironmentConfig.builder()
-                .mode(variant == Variant.TP ? OpenMode.TP : OpenMode.UNPROTECTED)
-                .durability(durability)
-                .cacheBytes(o.cacheBytes())
-                .build());
+        this.engine = LibtpEngine.open(variant, o.dir(), o.sync(), o.cacheBytes(), false);
+        this.env = engine.env();
+        this.durability = engine.durability();
+        this.lockFile = engine.lockFile();
         try {
             DatabaseConfig bt = DatabaseConfig.builder().type(DatabaseType.BTREE).allowCreate(true).build();
             parts = env.openDatabase(null, "parts", bt);
@@ -64,36 +59,20 @@ final class LibtpOo1 implements Oo1Store {
                     .recordLength(Oo1Records.CONNECTION_BYTES).allowCreate(true).build());
             fromIndex = env.openDatabase(null, "conn_from", bt);
             toIndex = env.openDatabase(null, "conn_to", bt);
-            Path lock = o.dir().resolve("flock.lck");
-            lockFile = variant == Variant.FLOCK
-                    ? FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE)
-                    : null;
-        } catch (IOException e) {
-            env.close();
-            throw new UncheckedIOException("cannot open the lock file in " + o.dir() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            env.close();
+            engine.close();
             throw e;
         }
     }
 
     @Override
     public String engine() {
-        return switch (variant) {
-            case TP -> "libtp";
-            case NOTP -> "notp";
-            case FLOCK -> "flock";
-            case FSYNC -> "fsync";
-        };
+        return variant.engine();
     }
 
     @Override
     public String durability() {
-        return switch (variant) {
-            case TP -> options.sync() ? "sync" : "nosync";
-            case FSYNC -> "sync";
-            case NOTP, FLOCK -> "none";
-        };
+        return variant.durability(options.sync());
     }
 
     @Override
@@ -158,7 +137,7 @@ final class LibtpOo1 implements Oo1Store {
                 fl.release();
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot lock " + options.dir().resolve("flock.lck") + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot lock " + options.dir().resolve(LibtpEngine.LOCK_FILE) + ": " + e.getMessage(), e);
         }
     }
 
@@ -190,15 +169,7 @@ final class LibtpOo1 implements Oo1Store {
 
     @Override
     public void close() {
-        try {
-            if (lockFile != null) {
-                lockFile.close();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            env.close();
-        }
+        engine.close();
     }
 
     /** The records of one transaction ({@code txn} null in the unprotected modes). */

@@ -1,10 +1,11 @@
 package org.libtp.bench.oo1;
 
+import org.libtp.bench.engine.EngineDirs;
+import org.libtp.bench.engine.LmdbEngine;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
 import org.lmdbjava.Env;
-import org.lmdbjava.EnvFlags;
 import org.lmdbjava.GetOp;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.SeekOp;
@@ -43,12 +44,11 @@ final class LmdbOo1 implements Oo1Store {
 
     LmdbOo1(StoreOptions o) {
         this.options = o;
+        EngineDirs.create(o.dir());
         try {
-            java.nio.file.Files.createDirectories(o.dir());
-            env = o.sync()
-                    ? Env.create().setMapSize(MAP_SIZE).setMaxDbs(4).open(o.dir().toFile())
-                    : Env.create().setMapSize(MAP_SIZE).setMaxDbs(4).open(o.dir().toFile(), EnvFlags.MDB_NOSYNC);
-        } catch (LmdbException | java.io.IOException e) {
+            // a fixed map, LMDB's default reader table: see LmdbEngine
+            env = LmdbEngine.open(o.dir(), MAP_SIZE, 0, o.sync());
+        } catch (LmdbException e) {
             throw new IllegalStateException("cannot open LMDB environment " + o.dir() + ": " + e.getMessage(), e);
         }
         try {

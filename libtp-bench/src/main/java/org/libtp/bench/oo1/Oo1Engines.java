@@ -1,5 +1,7 @@
 package org.libtp.bench.oo1;
 
+import org.libtp.bench.engine.LibtpEngine;
+
 import java.util.List;
 
 /** The engines of the OO1 harness by name. */
@@ -25,10 +27,10 @@ public final class Oo1Engines {
     /** Opens engine {@code name}'s store in {@code o.dir()}. */
     public static Oo1Store open(String name, StoreOptions o) {
         return switch (name) {
-            case "libtp" -> new LibtpOo1(LibtpOo1.Variant.TP, o);
-            case "notp" -> new LibtpOo1(LibtpOo1.Variant.NOTP, o);
-            case "flock" -> new LibtpOo1(LibtpOo1.Variant.FLOCK, o);
-            case "fsync" -> new LibtpOo1(LibtpOo1.Variant.FSYNC, o);
+            case "libtp" -> new LibtpOo1(LibtpEngine.Variant.TP, o);
+            case "notp" -> new LibtpOo1(LibtpEngine.Variant.NOTP, o);
+            case "flock" -> new LibtpOo1(LibtpEngine.Variant.FLOCK, o);
+            case "fsync" -> new LibtpOo1(LibtpEngine.Variant.FSYNC, o);
             case "sqlite" -> new SqliteOo1(o);
             case "h2" -> new H2Oo1(o);
             case "je" -> new JeOo1(o);

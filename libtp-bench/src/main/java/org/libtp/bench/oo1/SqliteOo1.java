@@ -1,6 +1,8 @@
 package org.libtp.bench.oo1;
 
-import java.sql.DriverManager;
+import org.libtp.bench.engine.SqliteEngine;
+import org.libtp.bench.engine.SqliteEngine.Synchronous;
+
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -32,18 +34,12 @@ final class SqliteOo1 implements Oo1Store {
 
     SqliteOo1(StoreOptions o) {
         this.options = o;
-        String file = o.dir().resolve("oo1.sqlite").toString();
-        try {
-            java.nio.file.Files.createDirectories(o.dir());
-            db = DriverManager.getConnection("jdbc:sqlite:" + file);
-        } catch (SQLException | java.io.IOException e) {
-            throw new IllegalStateException("cannot open SQLite database " + file + ": " + e.getMessage(), e);
-        }
+        // nosync is synchronous=NORMAL here (TPC-B's is OFF), and one connection needs no busy
+        // timeout: see SqliteEngine
+        db = SqliteEngine.connect(o.dir().resolve("oo1.sqlite"), o.sync() ? Synchronous.FULL : Synchronous.NORMAL, 0,
+                o.cacheBytes());
         try {
             try (Statement s = db.createStatement()) {
-                s.execute("PRAGMA journal_mode=WAL");
-                s.execute("PRAGMA synchronous=" + (o.sync() ? "FULL" : "NORMAL"));
-                s.execute("PRAGMA cache_size=-" + (o.cacheBytes() >> 10));
                 s.execute("CREATE TABLE IF NOT EXISTS part(id INTEGER PRIMARY KEY, type TEXT NOT NULL,"
                         + " x INTEGER NOT NULL, y INTEGER NOT NULL, build INTEGER NOT NULL)");
                 s.execute("CREATE TABLE IF NOT EXISTS connection(recno INTEGER PRIMARY KEY, src INTEGER NOT NULL,"
@@ -148,11 +144,7 @@ final class SqliteOo1 implements Oo1Store {
     }
 
     private void closeQuietly() {
-        try {
-            db.close();
-        } catch (SQLException e) {
-            // already failing
-        }
+        SqliteEngine.closeQuietly(db);
     }
 
     private final Writer ops = new Writer() {

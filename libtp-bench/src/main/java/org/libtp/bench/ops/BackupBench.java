@@ -4,47 +4,58 @@ import org.libtp.core.tp.HotBackup;
 import org.libtp.db.Environment;
 import org.libtp.db.EnvironmentConfig;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 
 /**
  * {@code backup}: hot backups of an environment other processes run, one after another for S
  * seconds from this JVM (joined with their settings), each into a fresh directory: the
  * backup's throughput, and the load that a concurrent TPC-B run sees. One JSON line.
  */
-public final class BackupBench {
-    public static final String USAGE = "backup --dir ENV --dest DIR [--seconds S] [--pause-ms P] [--rate-mb MB] [--full-speed]";
+@Command(name = "backup", sortOptions = false,
+        description = "hot backups of a running environment, one after another for S seconds from this JVM: MB/s; run beside"
+                + " tpcb to measure what a backup costs it (scripts/ops-bench.sh); prints one JSON line")
+public final class BackupBench implements Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
 
-    private BackupBench() {
+    @Option(names = "--dir", paramLabel = "ENV", required = true,
+            description = "the running environment's directory (joined with its settings)")
+    Path dir;
+
+    @Option(names = "--dest", paramLabel = "DIR", required = true,
+            description = "where each backup goes (deleted and made again before each one)")
+    Path dest;
+
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "10",
+            description = "how long to keep taking backups (default: ${DEFAULT-VALUE})")
+    double seconds;
+
+    @Option(names = "--pause-ms", paramLabel = "P", defaultValue = "0",
+            description = "pause between two backups, in milliseconds (default: ${DEFAULT-VALUE})")
+    long pauseMs;
+
+    @Option(names = "--rate-mb", paramLabel = "MB", defaultValue = "0",
+            description = "the backups' rate limit in MB/s, 0 for none (default: ${DEFAULT-VALUE})")
+    double rateMb;
+
+    @Option(names = "--full-speed", description = "do not yield the disk to committing transactions")
+    boolean fullSpeed;
+
+    private final PrintStream out;
+
+    public BackupBench(PrintStream out) {
+        this.out = out;
     }
 
-    public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        Path dir = null;
-        Path dest = null;
-        double seconds = 10;
-        long pauseMs = 0;
-        double rateMb = 0;
-        boolean fullSpeed = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--dir" -> dir = Path.of(args[++i]);
-                case "--dest" -> dest = Path.of(args[++i]);
-                case "--seconds" -> seconds = Double.parseDouble(args[++i]);
-                case "--pause-ms" -> pauseMs = Long.parseLong(args[++i]);
-                case "--rate-mb" -> rateMb = Double.parseDouble(args[++i]);
-                case "--full-speed" -> fullSpeed = true;
-                default -> {
-                    err.println("backup: unknown option " + args[i] + "; usage: " + USAGE);
-                    return 2;
-                }
-            }
-        }
-        if (dir == null || dest == null) {
-            err.println("backup: --dir and --dest are required; usage: " + USAGE);
-            return 2;
-        }
+    @Override
+    public Integer call() throws Exception {
         long bytes = 0;
         long millis = 0;
         int n = 0;

@@ -7,6 +7,12 @@ import org.libtp.db.Environment;
 import org.libtp.db.EnvironmentConfig;
 import org.libtp.db.Transaction;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
 import java.io.BufferedWriter;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 
 /**
  * {@code load}: bulk load of N records three ways, on one dump: a {@code Database.put} loop in
@@ -21,28 +28,44 @@ import java.util.Locale;
  * {@code libtp load} reading Berkeley DB's dump format, and {@code db5.3_load} when installed
  * (same cache size). Keys are 8-byte big-endian counters, values random bytes. One JSON line.
  */
-public final class LoadBench {
-    public static final String USAGE = "load [--records N] [--value-bytes B] [--dir DIR] [--batch N]";
+@Command(name = "load", sortOptions = false,
+        description = "bulk load of N records: a Database.put loop in transactions, libtp load from a dump, db5.3_load (if"
+                + " installed) on the same dump; prints one JSON line")
+public final class LoadBench implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
 
-    private LoadBench() {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
+    @Option(names = "--records", paramLabel = "N", defaultValue = "1000000",
+            description = "records to load (default: ${DEFAULT-VALUE})")
+    long records;
+
+    @Option(names = "--value-bytes", paramLabel = "B", defaultValue = "32",
+            description = "bytes of each record's random value (default: ${DEFAULT-VALUE})")
+    int valueBytes;
+
+    @Option(names = "--dir", paramLabel = "DIR",
+            description = "where the dump and the three environments go (default: a temporary directory, deleted at the end)")
+    Path dir;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "10000",
+            description = "records per transaction of the put loop and of libtp load (default: ${DEFAULT-VALUE})")
+    int batch;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public LoadBench(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
     }
 
-    public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        long records = 1_000_000;
-        int valueBytes = 32;
-        int batch = 10_000;
-        Path dir = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--records" -> records = Long.parseLong(args[++i]);
-                case "--value-bytes" -> valueBytes = Integer.parseInt(args[++i]);
-                case "--batch" -> batch = Integer.parseInt(args[++i]);
-                case "--dir" -> dir = Path.of(args[++i]);
-                default -> {
-                    err.println("load: unknown option " + args[i] + "; usage: " + USAGE);
-                    return 2;
-                }
-            }
+    @Override
+    public Integer call() throws Exception {
+        if (records < 1 || valueBytes < 0 || batch < 1) {
+            throw new ParameterException(spec.commandLine(), "--records and --batch must be >= 1, --value-bytes >= 0");
         }
         Path root = dir != null ? dir : Files.createTempDirectory("libtp-load-bench");
         Files.createDirectories(root);

@@ -1,6 +1,12 @@
 package org.libtp.bench.report;
 
 import org.libtp.bench.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -10,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,54 +32,64 @@ import java.util.regex.Pattern;
  * (date, JDK, CPU, cores, kernel, file system of DIR), which the script records before its runs
  * so that the report describes the machine the numbers come from.
  */
-public final class ReportCommand {
-    public static final String USAGE = "report [--md FILE|-] [--img DIR] [--note TEXT]... FILE.jsonl..."
-            + " | report --probe-machine DIR";
+@Command(name = "report", sortOptions = false,
+        customSynopsis = "report [--md FILE|-] [--img DIR] [--note TEXT]... FILE.jsonl... | report --probe-machine DIR",
+        description = "the generated section of docs/benchmarks.md (between its generated markers) and its PNG charts, from the"
+                + " JSON lines of commit, tpcb and oo1 runs: machine facts, the performance targets evaluated,"
+                + " TPC-B and OO1 tables, the paper's ratios; libtp-bench/scripts/bench-report.sh runs the whole matrix")
+public final class ReportCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
 
-    private ReportCommand() {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
+    @Option(names = "--md", paramLabel = "FILE|-", defaultValue = "docs/benchmarks.md",
+            description = "the Markdown file whose generated section is replaced, - to print the section"
+                    + " (default: ${DEFAULT-VALUE})")
+    String mdOption;
+
+    @Option(names = "--img", paramLabel = "DIR",
+            description = "where the charts go (default: img next to the Markdown file, or ./img with --md -)")
+    Path imgOption;
+
+    @Option(names = "--note", paramLabel = "TEXT", description = "a note for the report's facts table; may be repeated")
+    List<String> notes = new ArrayList<>();
+
+    @Option(names = "--probe-machine", paramLabel = "DIR",
+            description = "only print the machine JSON line (date, JDK, CPU, cores, kernel, file system of DIR)")
+    Path probeMachine;
+
+    @Parameters(paramLabel = "FILE.jsonl", arity = "0..*", description = "the JSON lines of the runs")
+    List<Path> inputs = new ArrayList<>();
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public ReportCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
     }
 
-    public static int run(String[] args, PrintStream out, PrintStream err) throws IOException {
-        Path md = Paths.get("docs", "benchmarks.md");
-        boolean stdout = false;
-        Path img = null;
-        List<String> notes = new ArrayList<>();
-        List<Path> inputs = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.startsWith("--") && i + 1 >= args.length) {
-                return usage(err, a + " needs a value");
-            }
-            switch (a) {
-                case "--md" -> {
-                    String v = args[++i];
-                    stdout = v.equals("-");
-                    md = stdout ? null : Paths.get(v);
-                }
-                case "--img" -> img = Paths.get(args[++i]);
-                case "--note" -> notes.add(args[++i]);
-                case "--probe-machine" -> {
-                    System.setProperty("java.awt.headless", "true");
-                    out.println(Json.line(Machine.probe(Paths.get(args[++i]))));
-                    out.flush();
-                    return 0;
-                }
-                default -> {
-                    if (a.startsWith("--")) {
-                        return usage(err, "unknown option '" + a + "'");
-                    }
-                    inputs.add(Paths.get(a));
-                }
-            }
+    @Override
+    public Integer call() throws IOException {
+        if (probeMachine != null) {
+            System.setProperty("java.awt.headless", "true");
+            out.println(Json.line(Machine.probe(probeMachine)));
+            out.flush();
+            return 0;
         }
         if (inputs.isEmpty()) {
-            return usage(err, "no input files");
+            throw new ParameterException(spec.commandLine(), "no input files");
         }
         for (Path p : inputs) {
             if (!Files.isRegularFile(p)) {
-                return usage(err, "no such file: " + p);
+                throw new ParameterException(spec.commandLine(), "no such file: " + p);
             }
         }
+        boolean stdout = mdOption.equals("-");
+        Path md = stdout ? null : Paths.get(mdOption);
+        Path img = imgOption;
         if (img == null) {
             img = md == null ? Paths.get("img") : md.toAbsolutePath().getParent().resolve("img");
         }
@@ -141,11 +158,5 @@ public final class ReportCommand {
 
     private static Pattern markerLine(String marker) {
         return Pattern.compile("(?m)^[ \\t]*" + Pattern.quote(marker) + "[ \\t]*(?=\\r?$)");
-    }
-
-    private static int usage(PrintStream err, String why) {
-        err.println("report: " + why);
-        err.println("usage: " + USAGE);
-        return 2;
     }
 }

@@ -1,5 +1,6 @@
 package org.libtp.bench.tpcb;
 
+import org.libtp.bench.engine.H2Engine;
 import org.h2.mvstore.DataUtils;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.type.ByteArrayDataType;
@@ -10,9 +11,6 @@ import org.h2.mvstore.tx.Transaction;
 import org.h2.mvstore.tx.TransactionMap;
 import org.h2.mvstore.tx.TransactionStore;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;
@@ -62,6 +60,7 @@ final class H2Tpcb implements TpcbStore {
 
     private final EngineOptions options;
     private final Path file;
+    private final H2Engine engine;
     private final MVStore store;
     private final TransactionStore txStore;
     private final TransactionMap<Integer, byte[]> accounts;
@@ -72,25 +71,11 @@ final class H2Tpcb implements TpcbStore {
 
     H2Tpcb(EngineOptions o) {
         this.options = o;
-        try {
-            Files.createDirectories(o.dir());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + o.dir(), e);
-        }
         this.file = o.dir().resolve(FILE);
+        this.engine = H2Engine.open(file, o.cacheBytes());
+        this.store = engine.store();
+        this.txStore = engine.txStore();
         try {
-            store = new MVStore.Builder()
-                    .fileName(file.toAbsolutePath().toString())
-                    .cacheSize((int) Math.max(1, Math.min(Integer.MAX_VALUE, o.cacheBytes() >> 20)))
-                    .open();
-        } catch (MVStoreException e) {
-            throw new IllegalStateException("H2: cannot open the MVStore " + file + ": " + e.getMessage(), e);
-        }
-        try {
-            txStore = new TransactionStore(store);
-            txStore.init();
-            // transactions open at the last crash: rolled back
-            txStore.endLeftoverTransactions();
             Transaction t = txStore.begin();
             // Explicit key and value types: the default ObjectDataType caches the last key type
             // it saw in a field shared by the maps, and concurrent transfers on the Integer-keyed
@@ -105,7 +90,7 @@ final class H2Tpcb implements TpcbStore {
             t.commit();
             store.commit();
         } catch (RuntimeException e) {
-            store.closeImmediately();
+            engine.closeImmediately();
             throw new IllegalStateException("H2: cannot open the TPC-B maps of " + file + ": " + e.getMessage(), e);
         }
     }
@@ -157,8 +142,7 @@ final class H2Tpcb implements TpcbStore {
             throw new IllegalStateException("H2: cannot load " + file + ": " + e.getMessage(), e);
         }
         nextHistory.set(1);
-        store.commit();
-        store.sync();
+        engine.force();
     }
 
     private void fill(TransactionMap<Integer, byte[]> m, int n) {
@@ -207,11 +191,7 @@ final class H2Tpcb implements TpcbStore {
 
     @Override
     public void close() {
-        try {
-            txStore.close();
-        } finally {
-            store.close();
-        }
+        engine.close();
     }
 
     private final class Session implements TpcbSession {
@@ -237,8 +217,7 @@ final class H2Tpcb implements TpcbStore {
                 throw e;
             }
             if (options.sync()) {
-                store.commit();
-                store.sync();
+                engine.force();
             }
             return true;
         }

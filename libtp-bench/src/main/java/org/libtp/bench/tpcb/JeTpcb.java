@@ -1,26 +1,21 @@
 package org.libtp.bench.tpcb;
 
+import org.libtp.bench.engine.JeEngine;
 import com.sleepycat.je.Cursor;
 import com.sleepycat.je.CursorConfig;
 import com.sleepycat.je.Database;
 import com.sleepycat.je.DatabaseConfig;
 import com.sleepycat.je.DatabaseEntry;
-import com.sleepycat.je.DatabaseException;
 import com.sleepycat.je.Durability;
 import com.sleepycat.je.Environment;
-import com.sleepycat.je.EnvironmentConfig;
 import com.sleepycat.je.LockConflictException;
 import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Transaction;
 import com.sleepycat.je.TransactionConfig;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -62,26 +57,11 @@ final class JeTpcb implements TpcbStore {
     JeTpcb(EngineOptions o) {
         this.options = o;
         this.dir = o.dir();
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + dir, e);
-        }
-        long heapCap = Runtime.getRuntime().maxMemory() / 10 * 6;
-        EnvironmentConfig ec = new EnvironmentConfig()
-                .setAllowCreate(true)
-                .setTransactional(true)
-                .setLockTimeout(500, TimeUnit.MILLISECONDS);
-        ec.setCacheSize(Math.min(o.cacheBytes(), heapCap));
-        ec.setDurability(o.sync() ? Durability.COMMIT_SYNC : Durability.COMMIT_WRITE_NO_SYNC);
-        try {
-            env = new Environment(dir.toFile(), ec);
-        } catch (DatabaseException | IllegalArgumentException e) {
-            throw new IllegalStateException("JE: cannot open the environment " + dir + ": " + e.getMessage(), e);
-        }
+        // lock timeout 500 ms, JE's logging as JE sets it: see JeEngine
+        env = JeEngine.open(dir, o.cacheBytes(), o.sync(), 500, false);
         txnConfig = new TransactionConfig();
         try {
-            DatabaseConfig dc = new DatabaseConfig().setAllowCreate(true).setTransactional(true);
+            DatabaseConfig dc = JeEngine.databaseConfig();
             accounts = env.openDatabase(null, "accounts", dc);
             tellers = env.openDatabase(null, "tellers", dc);
             branches = env.openDatabase(null, "branches", dc);
@@ -220,14 +200,7 @@ final class JeTpcb implements TpcbStore {
 
     @Override
     public void close() {
-        try {
-            accounts.close();
-            tellers.close();
-            branches.close();
-            history.close();
-        } finally {
-            env.close();
-        }
+        JeEngine.close(env, accounts, tellers, branches, history);
     }
 
     private final class Session implements TpcbSession {

@@ -1,5 +1,7 @@
 package org.libtp.bench.tpcb;
 
+import org.libtp.bench.engine.LibtpEngine;
+import org.libtp.bench.engine.LibtpEngine.Variant;
 import org.libtp.core.DeadlockException;
 import org.libtp.db.Cursor;
 import org.libtp.db.Database;
@@ -7,15 +9,12 @@ import org.libtp.db.DatabaseConfig;
 import org.libtp.db.Durability;
 import org.libtp.db.DatabaseType;
 import org.libtp.db.Environment;
-import org.libtp.db.EnvironmentConfig;
-import org.libtp.db.OpenMode;
 import org.libtp.db.Transaction;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -35,10 +34,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * </ul>
  */
 final class LibtpTpcb implements TpcbStore {
-    enum Variant { TP, NOTP, FLOCK, FSYNC }
-
     private final Variant variant;
     private final EngineOptions options;
+    private final LibtpEngine engine;
     private final Environment env;
     private final Durability durability;
     private final Database accounts;
@@ -52,13 +50,10 @@ final class LibtpTpcb implements TpcbStore {
     LibtpTpcb(Variant variant, EngineOptions o) {
         this.variant = variant;
         this.options = o;
-        this.durability = o.sync() ? Durability.SYNC : Durability.WRITE_NO_SYNC;
-        env = Environment.open(o.dir(), EnvironmentConfig.builder()
-                .mode(variant == Variant.TP ? OpenMode.TP : OpenMode.UNPROTECTED)
-                .durability(durability)
-                .cacheBytes(o.cacheBytes())
-                .earlyLockRelease(o.earlyLockRelease())
-                .build());
+        this.engine = LibtpEngine.open(variant, o.dir(), o.sync(), o.cacheBytes(), o.earlyLockRelease());
+        this.env = engine.env();
+        this.durability = engine.durability();
+        this.lockFile = engine.lockFile();
         try {
             DatabaseConfig bt = DatabaseConfig.builder().type(DatabaseType.BTREE).allowCreate(true).build();
             accounts = env.openDatabase(null, "accounts", bt);
@@ -66,35 +61,20 @@ final class LibtpTpcb implements TpcbStore {
             branches = env.openDatabase(null, "branches", bt);
             history = env.openDatabase(null, "history", DatabaseConfig.builder().type(DatabaseType.RECNO)
                     .recordLength(TpcbRecords.HISTORY_BYTES).allowCreate(true).build());
-            lockFile = variant == Variant.FLOCK
-                    ? FileChannel.open(o.dir().resolve("flock.lck"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)
-                    : null;
-        } catch (IOException e) {
-            env.close();
-            throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
-            env.close();
+            engine.close();
             throw e;
         }
     }
 
     @Override
     public String engine() {
-        return switch (variant) {
-            case TP -> "libtp";
-            case NOTP -> "notp";
-            case FLOCK -> "flock";
-            case FSYNC -> "fsync";
-        };
+        return variant.engine();
     }
 
     @Override
     public String durability() {
-        return switch (variant) {
-            case TP -> options.sync() ? "sync" : "nosync";
-            case FSYNC -> "sync";
-            case NOTP, FLOCK -> "none";
-        };
+        return variant.durability(options.sync());
     }
 
     @Override
@@ -225,15 +205,7 @@ final class LibtpTpcb implements TpcbStore {
 
     @Override
     public void close() {
-        try {
-            if (lockFile != null) {
-                lockFile.close();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            env.close();
-        }
+        engine.close();
     }
 
     /** OpenMode.TP: page locks and the log; a deadlock victim is aborted and reported. */

@@ -1,10 +1,10 @@
 package org.libtp.bench.tpcb;
 
+import org.libtp.bench.engine.LmdbEngine;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
 import org.lmdbjava.Env;
-import org.lmdbjava.EnvFlags;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.PutFlags;
 import org.lmdbjava.Txn;
@@ -76,11 +76,8 @@ final class LmdbTpcb implements TpcbStore {
             Path data = dir.resolve("data.mdb");
             long fileBytes = Files.exists(data) ? Files.size(data) : 0;
             long mapBytes = Math.max(MIN_MAP_BYTES, 2 * fileBytes + (1L << 30));
-            env = Env.create()
-                    .setMapSize(mapBytes)
-                    .setMaxDbs(4)
-                    .setMaxReaders(Math.max(1024, 8 * o.mpl()))
-                    .open(dir.toFile(), o.sync() ? new EnvFlags[0] : new EnvFlags[] {EnvFlags.MDB_NOSYNC});
+            // reader slots for the workers of every process: see LmdbEngine
+            env = LmdbEngine.open(dir, mapBytes, Math.max(1024, 8 * o.mpl()), o.sync());
         } catch (IOException | RuntimeException e) {
             forget();
             throw new IllegalStateException("LMDB: cannot open the environment " + dir + ": " + e.getMessage(), e);

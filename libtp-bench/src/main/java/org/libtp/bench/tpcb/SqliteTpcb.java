@@ -1,14 +1,12 @@
 package org.libtp.bench.tpcb;
 
+import org.libtp.bench.engine.SqliteEngine;
+import org.libtp.bench.engine.SqliteEngine.Synchronous;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -46,20 +44,13 @@ final class SqliteTpcb implements TpcbStore {
 
     private final EngineOptions options;
     private final Path file;
-    private final String url;
     /** For loaded, load and sums: synchronous=FULL whatever the mode. */
     private final Connection admin;
     private final List<Session> sessions = new ArrayList<>();
 
     SqliteTpcb(EngineOptions o) {
         this.options = o;
-        try {
-            Files.createDirectories(o.dir());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + o.dir(), e);
-        }
         this.file = o.dir().resolve(FILE);
-        this.url = "jdbc:sqlite:" + file.toAbsolutePath();
         this.admin = connect(true, Math.max(2L << 20, o.cacheBytes() / 4));
         try (Statement s = admin.createStatement()) {
             for (String t : TABLES) {
@@ -72,28 +63,9 @@ final class SqliteTpcb implements TpcbStore {
         }
     }
 
+    /** {@code nosync} is synchronous=OFF here (OO1's is NORMAL): see {@link SqliteEngine}. */
     private Connection connect(boolean sync, long cacheBytes) {
-        try {
-            Connection c = DriverManager.getConnection(url);
-            try (Statement s = c.createStatement()) {
-                s.execute("PRAGMA busy_timeout=" + BUSY_TIMEOUT_MS);
-                String mode;
-                try (ResultSet r = s.executeQuery("PRAGMA journal_mode=WAL")) {
-                    mode = r.next() ? r.getString(1) : "?";
-                }
-                if (!"wal".equalsIgnoreCase(mode)) {
-                    throw new IllegalStateException("SQLite " + file + " refused WAL mode (journal_mode=" + mode + ")");
-                }
-                s.execute("PRAGMA synchronous=" + (sync ? "FULL" : "OFF"));
-                s.execute("PRAGMA cache_size=-" + Math.max(1, cacheBytes >> 10));
-            } catch (SQLException | RuntimeException e) {
-                closeQuietly(c);
-                throw e;
-            }
-            return c;
-        } catch (SQLException e) {
-            throw failure("open", e);
-        }
+        return SqliteEngine.connect(file, sync ? Synchronous.FULL : Synchronous.OFF, BUSY_TIMEOUT_MS, cacheBytes);
     }
 
     @Override
@@ -361,11 +333,7 @@ final class SqliteTpcb implements TpcbStore {
     }
 
     private static void closeQuietly(Connection c) {
-        try {
-            c.close();
-        } catch (SQLException ignored) {
-            // closing after a failure
-        }
+        SqliteEngine.closeQuietly(c);
     }
 
     private RuntimeException failure(String what, SQLException e) {

@@ -209,16 +209,29 @@ public final class TpcbCommand {
             }
         }
 
+        /**
+         * Stops the workers, waits for each to finish its transaction and closes their sessions;
+         * an interrupt does not cut the wait short (a session must not close under its worker),
+         * it is kept for the caller.
+         */
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             stop = true;
+            boolean interrupted = false;
             for (Thread t : threads) {
-                if (t.isAlive()) {
-                    t.join();
+                while (t.isAlive()) {
+                    try {
+                        t.join();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
                 }
             }
             for (Worker w : workers) {
                 w.session.close();
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
 

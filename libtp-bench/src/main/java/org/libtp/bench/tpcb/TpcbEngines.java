@@ -1,5 +1,7 @@
 package org.libtp.bench.tpcb;
 
+import org.libtp.bench.engine.LibtpEngine;
+
 import java.util.List;
 
 /** The engines of the TPC-B harness by name. */
@@ -26,10 +28,10 @@ public final class TpcbEngines {
     /** Opens engine {@code name}'s store in {@code o.dir()}. */
     public static TpcbStore open(String name, EngineOptions o) {
         return switch (name) {
-            case "libtp" -> new LibtpTpcb(LibtpTpcb.Variant.TP, o);
-            case "notp" -> new LibtpTpcb(LibtpTpcb.Variant.NOTP, o);
-            case "flock" -> new LibtpTpcb(LibtpTpcb.Variant.FLOCK, o);
-            case "fsync" -> new LibtpTpcb(LibtpTpcb.Variant.FSYNC, o);
+            case "libtp" -> new LibtpTpcb(LibtpEngine.Variant.TP, o);
+            case "notp" -> new LibtpTpcb(LibtpEngine.Variant.NOTP, o);
+            case "flock" -> new LibtpTpcb(LibtpEngine.Variant.FLOCK, o);
+            case "fsync" -> new LibtpTpcb(LibtpEngine.Variant.FSYNC, o);
             case "sqlite" -> new SqliteTpcb(o);
             case "h2" -> new H2Tpcb(o);
             case "je" -> new JeTpcb(o);

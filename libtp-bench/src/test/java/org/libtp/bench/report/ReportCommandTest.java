@@ -2,6 +2,7 @@ package org.libtp.bench.report;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.libtp.bench.BenchMain;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -134,7 +135,10 @@ class ReportCommandTest {
         int status;
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            status = ReportCommand.run(args, o, e);
+            String[] command = new String[args.length + 1];
+            command[0] = "report";
+            System.arraycopy(args, 0, command, 1, args.length);
+            status = BenchMain.dispatch(command, o, e);
         }
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -38,6 +38,7 @@ public final class SlotStore implements ResourceManager {
     private final int slots;
 
     public SlotStore(RegionEnvironment env, Storage storage, int slots) {
+        SlotUpdate.register(); // before recovery decodes the first one
         this.storage = storage;
         this.slots = slots;
         Region r = env.region(new RegionSpec("slots", OFF_SLOTS + 8L * slots, 1,
@@ -64,7 +65,7 @@ public final class SlotStore implements ResourceManager {
         l.acquire();
         try {
             long before = mem.getLong(OFF_SLOTS + 8L * slot);
-            txn.log(new LogRecord.SlotUpdate(FILE_ID, slot, bytes(before), bytes(value)));
+            txn.log(new SlotUpdate(FILE_ID, slot, bytes(before), bytes(value)));
             mem.putLongVolatile(OFF_SLOTS + 8L * slot, value);
         } finally {
             l.release();
@@ -106,7 +107,7 @@ public final class SlotStore implements ResourceManager {
         mem.putBytes(OFF_SLOTS, data, 0, data.length);
     }
 
-    private void apply(LogRecord.SlotUpdate u, byte[] image) {
+    private void apply(SlotUpdate u, byte[] image) {
         Latch l = latches[u.slot() % STRIPES];
         l.acquire();
         try {
@@ -118,19 +119,19 @@ public final class SlotStore implements ResourceManager {
 
     @Override
     public void redo(LogEntry entry, LogRecord record) {
-        LogRecord.SlotUpdate u = (LogRecord.SlotUpdate) record;
+        SlotUpdate u = (SlotUpdate) record;
         check(u.slot());
         apply(u, u.after());
     }
 
     @Override
     public void undo(LogEntry entry, LogRecord record, CompensationLog clr) {
-        LogRecord.SlotUpdate u = (LogRecord.SlotUpdate) record;
+        SlotUpdate u = (SlotUpdate) record;
         check(u.slot());
         Latch l = latches[u.slot() % STRIPES];
         l.acquire();
         try {
-            clr.log(new LogRecord.SlotUpdate(u.fileId(), u.slot(), u.after(), u.before()));
+            clr.log(new SlotUpdate(u.fileId(), u.slot(), u.after(), u.before()));
             mem.putLongVolatile(OFF_SLOTS + 8L * u.slot(), value(u.before()));
         } finally {
             l.release();

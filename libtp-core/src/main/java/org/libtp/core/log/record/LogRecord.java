@@ -8,11 +8,12 @@ import java.util.List;
  * {@link RecordType}, and their codec, printer and (with the transaction manager) redo/undo
  * dispatch are exhaustive switch expressions over {@link #type()}, so a new type cannot be
  * half-handled (Java 17 has no pattern switch). The types of record managers outside the core
- * (access methods, tests) implement {@link Registered} in their own module and bring their
- * codec ({@link RecordCodec}); their ids are still frozen in {@link RecordType}.
+ * (access methods, the test record manager, the commit benchmark's) implement
+ * {@link Registered} in their own module and bring their codec ({@link RecordCodec}); their ids
+ * are still frozen in {@link RecordType}.
  */
 public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbort, LogRecord.Checkpoint,
-        LogRecord.PageUpdate, LogRecord.PageImage, LogRecord.PageWrite, LogRecord.SlotUpdate, LogRecord.Registered {
+        LogRecord.PageUpdate, LogRecord.PageImage, LogRecord.PageWrite, LogRecord.Registered {
 
     RecordType type();
 
@@ -112,34 +113,6 @@ public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbor
         @Override
         public String toString() {
             return "PageUpdate[file " + fileId + " page " + pageNo + " @" + offset + ", " + after.length + " bytes]";
-        }
-    }
-
-    /** The test record manager: slot {@code slot} of file {@code fileId} changed from before to after. */
-    record SlotUpdate(int fileId, int slot, byte[] before, byte[] after) implements LogRecord {
-        @Override
-        public RecordType type() {
-            return RecordType.SLOT_UPDATE;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (!(o instanceof SlotUpdate)) {
-                return false;
-            }
-            SlotUpdate u = (SlotUpdate) o;
-            return u.fileId == fileId && u.slot == slot
-                    && Arrays.equals(u.before, before) && Arrays.equals(u.after, after);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * (31 * fileId + slot) + Arrays.hashCode(after);
-        }
-
-        @Override
-        public String toString() {
-            return "SlotUpdate[file " + fileId + " slot " + slot + ", " + before.length + " -> " + after.length + " bytes]";
         }
     }
 

@@ -7,7 +7,7 @@ import org.libtp.core.log.Lsn;
  * The frozen registry of log record type ids. An id is never reused or renumbered: log files
  * outlive releases. New types get new ids; a retired type keeps its entry (marked retired).
  * Ids 1..9 belong to the transaction manager, 10..19 to the buffer manager's page records,
- * 100..199 to test record managers, 200..299 to the B-tree, 300..399 to recno.
+ * 100..199 to record managers of tests and benchmarks, 200..299 to the B-tree, 300..399 to recno.
  */
 public enum RecordType {
     TXN_COMMIT(1),
@@ -22,8 +22,17 @@ public enum RecordType {
      * recovery rewrites a page from when power loss tore that write (torn-write protection).
      */
     PAGE_WRITE(12),
-    /** The test record manager's slot update: before and after image. */
+    /**
+     * The test record manager's slot update: before and after image. Owned by libtp-core's tests
+     * ({@code SlotStore}), which register its codec.
+     */
     SLOT_UPDATE(100),
+    /**
+     * A counter update of the commit benchmark's record manager: before and after image, the
+     * after image padded to the benchmark's record size. Owned by libtp-bench
+     * ({@code CounterStore}), which registers its codec.
+     */
+    COUNTER_UPDATE(101),
     /**
      * B-tree leaf insert of (key, data) at a slot: redo by slot, undo by key (logical). Owned by
      * libtp-btree, which registers its codec.
@@ -50,7 +59,7 @@ public enum RecordType {
     public boolean isResourceRecord() {
         return switch (this) {
             case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> false;
-            case PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE, SLOT_UPDATE, BTREE_INSERT, BTREE_DELETE -> true;
+            case PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE, SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE -> true;
         };
     }
 
@@ -64,7 +73,8 @@ public enum RecordType {
     public boolean loggedAfterChange() {
         return switch (this) {
             case PAGE_IMAGE -> true;
-            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, PAGE_WRITE, SLOT_UPDATE, BTREE_INSERT, BTREE_DELETE -> false;
+            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, PAGE_WRITE, SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT,
+                 BTREE_DELETE -> false;
         };
     }
 
@@ -74,17 +84,18 @@ public enum RecordType {
      */
     public boolean isRegistered() {
         return switch (this) {
-            case BTREE_INSERT, BTREE_DELETE -> true;
-            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE, SLOT_UPDATE -> false;
+            case SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE -> true;
+            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE -> false;
         };
     }
 
-    /** Who owns this type: the core's managers, the B-tree, or tests. */
+    /** Who owns this type: the core's managers, the B-tree, a test or a benchmark. */
     public String owner() {
         return switch (this) {
             case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> "the transaction manager";
             case PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE -> "the buffer manager";
-            case SLOT_UPDATE -> "the test record manager";
+            case SLOT_UPDATE -> "the test record manager (libtp-core's tests)";
+            case COUNTER_UPDATE -> "the commit benchmark's record manager (libtp-bench)";
             case BTREE_INSERT, BTREE_DELETE -> "the B-tree (libtp-btree)";
         };
     }
