@@ -1,5 +1,6 @@
 package org.libtp.bench;
 
+import org.libtp.bench.engine.TempDirs;
 import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.log.Durability;

@@ -1,6 +1,6 @@
 package org.libtp.bench.jmh;
 
-import org.libtp.bench.TempDirs;
+import org.libtp.bench.engine.TempDirs;
 import org.libtp.db.Cursor;
 import org.libtp.db.Database;
 import org.libtp.db.DatabaseConfig;

@@ -1,6 +1,6 @@
 package org.libtp.bench.jmh;
 
-import org.libtp.bench.TempDirs;
+import org.libtp.bench.engine.TempDirs;
 import org.libtp.core.buffer.BufferConfig;
 import org.libtp.core.env.RegionEnvironmentConfig;
 import org.libtp.core.lock.LockConfig;

@@ -1,6 +1,6 @@
 package org.libtp.bench.jmh;
 
-import org.libtp.bench.TempDirs;
+import org.libtp.bench.engine.TempDirs;
 import org.libtp.core.memory.ChronicleMemory;
 import org.libtp.core.memory.MappedMemory;
 import org.libtp.core.memory.Memory;

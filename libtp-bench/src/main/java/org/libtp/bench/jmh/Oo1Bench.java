@@ -1,6 +1,6 @@
 package org.libtp.bench.jmh;
 
-import org.libtp.bench.TempDirs;
+import org.libtp.bench.engine.TempDirs;
 import org.libtp.bench.oo1.Oo1Command;
 import org.libtp.bench.oo1.Oo1Engines;
 import org.libtp.bench.oo1.Oo1Generator;

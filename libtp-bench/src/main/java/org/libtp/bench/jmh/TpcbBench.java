@@ -1,6 +1,6 @@
 package org.libtp.bench.jmh;
 
-import org.libtp.bench.TempDirs;
+import org.libtp.bench.engine.TempDirs;
 import org.libtp.bench.tpcb.EngineOptions;
 import org.libtp.bench.tpcb.TpcbCommand;
 import org.libtp.bench.tpcb.TpcbEngines;

@@ -1,7 +1,7 @@
 package org.libtp.bench.oo1;
 
-import org.libtp.bench.Json;
-import org.libtp.bench.TempDirs;
+import org.libtp.bench.engine.TempDirs;
+import org.libtp.bench.report.Json;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -21,7 +21,7 @@ public final class Oo1Engines {
     }
 
     private static Oo1Store bdb(StoreOptions o) {
-        return org.libtp.bench.OptionalEngine.create(BDB_CLASS, Oo1Store.class, StoreOptions.class, o);
+        return org.libtp.bench.engine.OptionalEngine.create(BDB_CLASS, Oo1Store.class, StoreOptions.class, o);
     }
 
     /** Opens engine {@code name}'s store in {@code o.dir()}. */

@@ -65,7 +65,7 @@ public final class BackupBench implements Callable<Integer> {
         long end = System.nanoTime() + (long) (seconds * 1e9);
         try (Environment env = Environment.join(dir, EnvironmentConfig.defaults())) {
             while (System.nanoTime() < end) {
-                org.libtp.bench.TempDirs.deleteRecursively(dest);
+                org.libtp.bench.engine.TempDirs.deleteRecursively(dest);
                 HotBackup.Result r = env.backup(dest, org.libtp.core.tp.BackupConfig.builder()
                         .maxBytesPerSecond((long) (rateMb * 1e6)).yieldToCommits(!fullSpeed).build());
                 bytes += r.bytes();

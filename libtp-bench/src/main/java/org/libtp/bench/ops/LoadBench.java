@@ -133,7 +133,7 @@ public final class LoadBench implements Callable<Integer> {
                 records / loadSeconds, putSeconds / loadSeconds, bdbSeconds, bdbSeconds > 0 ? records / bdbSeconds : 0,
                 bdbSeconds > 0 ? bdbSeconds / loadSeconds : 0, System.getProperty("java.version")));
         if (dir == null) {
-            org.libtp.bench.TempDirs.deleteRecursively(root);
+            org.libtp.bench.engine.TempDirs.deleteRecursively(root);
         }
         return 0;
     }

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Parses one JSON object (the one-line objects the harnesses print, {@link org.libtp.bench.Json})
+ * Parses one JSON object (the one-line objects the harnesses print, {@link org.libtp.bench.report.Json})
  * into a map: strings, numbers (as {@link Double}), booleans, {@code null}, and nested arrays
  * ({@link List}) and objects ({@link Map}) for completeness. No dependency for so little.
  */

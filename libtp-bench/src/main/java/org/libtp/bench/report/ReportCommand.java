@@ -1,6 +1,6 @@
 package org.libtp.bench.report;
 
-import org.libtp.bench.Json;
+import org.libtp.bench.report.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

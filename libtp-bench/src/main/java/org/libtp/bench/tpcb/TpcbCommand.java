@@ -1,7 +1,7 @@
 package org.libtp.bench.tpcb;
 
-import org.libtp.bench.Json;
-import org.libtp.bench.TempDirs;
+import org.libtp.bench.engine.TempDirs;
+import org.libtp.bench.report.Json;
 import org.libtp.core.testkit.ParentWatch;
 import org.libtp.core.testkit.Phases;
 import org.libtp.core.testkit.PipedChild;

@@ -22,7 +22,7 @@ public final class TpcbEngines {
     }
 
     private static TpcbStore bdb(EngineOptions o) {
-        return org.libtp.bench.OptionalEngine.create(BDB_CLASS, TpcbStore.class, EngineOptions.class, o);
+        return org.libtp.bench.engine.OptionalEngine.create(BDB_CLASS, TpcbStore.class, EngineOptions.class, o);
     }
 
     /** Opens engine {@code name}'s store in {@code o.dir()}. */

@@ -1,4 +1,4 @@
-package org.libtp.bench;
+package org.libtp.bench.report;
 
 import java.util.Locale;
 import java.util.Map;

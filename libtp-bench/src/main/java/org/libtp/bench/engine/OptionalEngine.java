@@ -1,4 +1,4 @@
-package org.libtp.bench;
+package org.libtp.bench.engine;
 
 /**
  * Creates an engine store compiled only with an optional Maven profile (Berkeley DB C: {@code

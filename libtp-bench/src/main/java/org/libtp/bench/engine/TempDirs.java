@@ -1,4 +1,4 @@
-package org.libtp.bench;
+package org.libtp.bench.engine;
 
 import java.io.IOException;
 import java.nio.file.Files;
