@@ -32,7 +32,7 @@ import java.util.zip.CRC32C;
  *     508    4 crc         CRC32C of bytes [0, 508)
  * </pre>
  */
-public record DataFileHeader(int pageSize, long envId, int fileId, String name, long createdMillis) {
+record DataFileHeader(int pageSize, long envId, int fileId, String name, long createdMillis) {
     public static final String MAGIC = "LIBTPDAT";
     public static final int VERSION = 1;
     public static final int OFF_MAGIC = 0;
