@@ -2,8 +2,15 @@ package org.libtp.core.lock;
 
 /**
  * Per transaction, in the process that runs it: the mode it holds on each file it locked
- * pages of, and how many page locks it asked for there. Only the transaction's own thread
- * uses it; a new transaction in the slot starts a new one.
+ * pages of, how many page locks it asked for there, and the page locks it holds (the lock
+ * cache: a request that a held lock covers is answered here, without a partition latch or the
+ * shared table). Only the transaction's own thread uses it; a new transaction in the slot starts
+ * a new one. Locks are counted references (each lock call one, each unlock gives one back): a
+ * request the cache answers is a reference kept here ({@code refs}), not in the table, and an
+ * unlock gives back one of those first; an unlock that must go to the table drops the entry, so
+ * the cache only ever under-states what the table holds. Nobody but the transaction itself
+ * releases a live transaction's locks (escalation's release of covered pages drops the file's
+ * entries first).
  */
 final class FileLocks {
     final long txnId;
@@ -11,8 +18,142 @@ final class FileLocks {
     private long[] lastEntry;
     private final java.util.HashMap<Integer, long[]> byFile = new java.util.HashMap<>(4);
 
+    /**
+     * Page lock cache, open addressing with linear probing: page, file, mode + 1 (0 = empty) and
+     * the references taken through the cache.
+     */
+    private long[] pages = new long[16];
+    private int[] files = new int[16];
+    private byte[] modes = new byte[16];
+    private int[] refs = new int[16];
+    private int cached;
+
     FileLocks(long txnId) {
         this.txnId = txnId;
+    }
+
+    private static int home(int fileId, long pageNo, int mask) {
+        long h = pageNo * 0x9E3779B97F4A7C15L ^ fileId * 0xC2B2AE3D27D4EB4FL;
+        return (int) (h ^ h >>> 29) & mask;
+    }
+
+    private int find(int fileId, long pageNo) {
+        int mask = modes.length - 1;
+        for (int i = home(fileId, pageNo, mask); ; i = i + 1 & mask) {
+            if (modes[i] == 0) {
+                return -1;
+            }
+            if (pages[i] == pageNo && files[i] == fileId) {
+                return i;
+            }
+        }
+    }
+
+    /**
+     * A request for the page in {@code mode}: true (one more reference, kept here) if a lock the
+     * transaction holds covers it, false if it must go to the lock table.
+     */
+    boolean hit(int fileId, long pageNo, int mode) {
+        int i = find(fileId, pageNo);
+        if (i < 0 || !LockMode.covers(modes[i] - 1, mode)) {
+            return false;
+        }
+        refs[i]++;
+        return true;
+    }
+
+    /**
+     * An unlock of the page: true if it gave back a reference the cache kept (the table is not
+     * asked), false if it must go to the table (the entry is dropped then: the table knows
+     * whether the lock is still held).
+     */
+    boolean unlockCached(int fileId, long pageNo) {
+        int i = find(fileId, pageNo);
+        if (i < 0) {
+            return false;
+        }
+        if (refs[i] > 0) {
+            refs[i]--;
+            return true;
+        }
+        remove(i);
+        return false;
+    }
+
+    /** The page lock was granted in {@code mode} (joined with the mode already held). */
+    void pageHeld(int fileId, long pageNo, int mode) {
+        int i = find(fileId, pageNo);
+        if (i >= 0) {
+            modes[i] = (byte) (LockMode.join(modes[i] - 1, mode) + 1);
+            return;
+        }
+        if (2 * (cached + 1) > modes.length) {
+            grow();
+        }
+        int mask = modes.length - 1;
+        i = home(fileId, pageNo, mask);
+        while (modes[i] != 0) {
+            i = i + 1 & mask;
+        }
+        pages[i] = pageNo;
+        files[i] = fileId;
+        modes[i] = (byte) (mode + 1);
+        refs[i] = 0;
+        cached++;
+    }
+
+    /** The page lock is now held in {@code mode} only (a downgrade). */
+    void pageDowngraded(int fileId, long pageNo, int mode) {
+        int i = find(fileId, pageNo);
+        if (i >= 0) {
+            modes[i] = (byte) (mode + 1);
+        }
+    }
+
+    private void remove(int i) {
+        // Backward-shift deletion: move later entries of the run into the hole they may probe past.
+        int mask = modes.length - 1;
+        int hole = i;
+        for (int j = i + 1 & mask; modes[j] != 0; j = j + 1 & mask) {
+            int h = home(files[j], pages[j], mask);
+            if ((j - h & mask) >= (j - hole & mask)) {
+                pages[hole] = pages[j];
+                files[hole] = files[j];
+                modes[hole] = modes[j];
+                refs[hole] = refs[j];
+                hole = j;
+            }
+        }
+        modes[hole] = 0;
+        cached--;
+    }
+
+    /** Forgets every page lock of file {@code fileId} (its covered locks were given back). */
+    void pagesReleased(int fileId) {
+        rebuild(modes.length, fileId);
+    }
+
+    private void grow() {
+        rebuild(2 * modes.length, Integer.MIN_VALUE);
+    }
+
+    /** Rehashes into {@code capacity} slots, leaving out file {@code dropFile}'s entries. */
+    private void rebuild(int capacity, int dropFile) {
+        long[] p = pages;
+        int[] f = files;
+        byte[] m = modes;
+        int[] r = refs;
+        pages = new long[capacity];
+        files = new int[capacity];
+        modes = new byte[capacity];
+        refs = new int[capacity];
+        cached = 0;
+        for (int i = 0; i < m.length; i++) {
+            if (m[i] != 0 && f[i] != dropFile) {
+                pageHeld(f[i], p[i], m[i] - 1);
+                refs[find(f[i], p[i])] = r[i];
+            }
+        }
     }
 
     /** {held mode ordinal or -1, page requests, write requests, escalated 0/1} */

@@ -211,6 +211,9 @@ public final class SharedLockManager implements LockManager {
         if (held >= 0 && LockMode.covers(held, mode.ordinal())) {
             return; // the file lock covers the page
         }
+        if (fl.hit(fileId, obj.pageNo(), mode.ordinal())) {
+            return; // held already: one more reference, kept in the lock cache
+        }
         int intent = mode.intention().ordinal();
         if (held < 0 || !LockMode.covers(held, intent)) {
             acquire(txn, new LockObject(fileId, LockObject.WHOLE_FILE), intent, flags, false, false);
@@ -218,6 +221,7 @@ public final class SharedLockManager implements LockManager {
         }
         try {
             acquire(txn, obj, mode.ordinal(), flags, true, false);
+            fl.pageHeld(fileId, obj.pageNo(), mode.ordinal());
         } catch (CapacityExceededException full) {
             // Last resort before failing the transaction: lock the file, waiting if need be.
             if (config.escalationThreshold() == 0 || fl.escalated(fileId)
@@ -251,6 +255,7 @@ public final class SharedLockManager implements LockManager {
         fl.hold(fileId, target);
         fl.markEscalated(fileId);
         ctl.getAndAddLong(OFF_ESCALATIONS, 1);
+        fl.pagesReleased(fileId);
         releaseCovered(txn, fileId, target);
         LOG.debug("transaction {} locked file {} {} instead of more page locks", txn.id(), fileId, LockMode.of(target));
         return true;
@@ -494,6 +499,9 @@ public final class SharedLockManager implements LockManager {
         checkArgs(txn, obj);
         FileLocks fl = fileLocks[txn.slot()];
         boolean known = fl != null && fl.txnId == txn.id();
+        if (known && obj.pageNo() != LockObject.WHOLE_FILE && fl.unlockCached(obj.fileId(), obj.pageNo())) {
+            return; // a reference the lock cache kept
+        }
         if (obj.pageNo() == LockObject.WHOLE_FILE) {
             if (known) {
                 fl.forget(obj.fileId()); // asked again next time (a re-lock if still held)
@@ -594,6 +602,10 @@ public final class SharedLockManager implements LockManager {
             }
             long ra = t.req(r);
             if (mem.getInt(ra + R_MODE) == LockMode.WRITE.ordinal()) {
+                FileLocks fl = fileLocks[me];
+                if (fl != null && fl.txnId == txn.id()) {
+                    fl.pageDowngraded(obj.fileId(), obj.pageNo(), LockMode.READ.ordinal());
+                }
                 mem.putInt(ra + R_MODE, LockMode.READ.ordinal());
                 posts = t.grantWaiters(t.obj(o));
             }
@@ -638,6 +650,10 @@ public final class SharedLockManager implements LockManager {
         }
         t.checkOpen();
         txn.checkActive();
+        FileLocks fl = fileLocks[txn.slot()];
+        if (fl != null && fl.txnId == txn.id()) {
+            fileLocks[txn.slot()] = null; // its file, intention and page locks are gone
+        }
         release.release(txn.slot(), txn.id());
     }
 
