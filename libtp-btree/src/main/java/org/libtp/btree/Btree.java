@@ -642,11 +642,12 @@ final class Btree {
                     p.latch();
                     try {
                         if (p.type() != BtreePage.FREE) {
-                            p.unlatch();
-                            bm.unpin(p, false);
-                            throw new CorruptionException("page " + x + " of " + bm.describe(file)
+                            CorruptionException e = new CorruptionException("page " + x + " of " + bm.describe(file)
                                     + " is on the free list but has type " + p.type()
                                     + "; run verify, and restore from a backup");
+                            p.unlatch();
+                            bm.unpin(p, false);
+                            throw e;
                         }
                         next = p.getLong(OFF_FREE_NEXT);
                         long watermark = p.getLong(OFF_FREE_WATERMARK);
