@@ -318,7 +318,7 @@ final class BtreeSplit {
              PinnedPage hb = PinnedPage.of(tree.bm, tree.allocate(log)).dirty()) {
             Page a = ha.page();
             Page b = hb.page();
-            root.latch();
+            root.latch(); // the caller's page: it unpins it
             try {
                 ha.latch();
                 hb.latch();
