@@ -103,26 +103,17 @@ final class Btree {
             return;
         }
         log.ensureSpace(2L * bm.pageSize());
-        Page meta = bm.get(file, META_PAGE, BufferManager.CREATE);
-        Page root = bm.get(file, ROOT, BufferManager.CREATE);
-        try {
-            meta.latch();
-            root.latch();
-            try {
-                meta.setType(BtreePage.META);
-                byte[] order = orderName == null ? new byte[0] : orderName.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                meta.putShort(OFF_ORDER, order.length);
-                meta.putBytes(OFF_ORDER + 2, order);
-                new BtreePage(root).init(BtreePage.LEAF, 0);
-                log.image(meta);
-                log.image(root);
-            } finally {
-                root.unlatch();
-                meta.unlatch();
-            }
-        } finally {
-            bm.unpin(root, true);
-            bm.unpin(meta, true);
+        try (PinnedPage hm = PinnedPage.pin(bm, file, META_PAGE, BufferManager.CREATE).dirty();
+             PinnedPage hr = PinnedPage.pin(bm, file, ROOT, BufferManager.CREATE).dirty()) {
+            Page meta = hm.latch().page();
+            Page root = hr.latch().page();
+            meta.setType(BtreePage.META);
+            byte[] order = orderName == null ? new byte[0] : orderName.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            meta.putShort(OFF_ORDER, order.length);
+            meta.putBytes(OFF_ORDER + 2, order);
+            new BtreePage(root).init(BtreePage.LEAF, 0);
+            log.image(meta);
+            log.image(root);
         }
     }
 
@@ -143,18 +134,17 @@ final class Btree {
         long pageNo = ROOT;
         boolean locked = false; // this descent holds a leafMode reference on pageNo
         while (true) {
-            Page p = bm.get(file, pageNo, 0);
-            BtreePage bp = new BtreePage(p);
-            // What the descent reads of a page it reads under the page latch: a structure change
-            // is never seen half done.
-            p.latch();
+            BtreePage bp;
             boolean free;
             boolean leafPage = false;
             boolean beyond = false;
             long right = 0;
             long child = 0;
             boolean childIsLeaf = false;
-            try {
+            // What the descent reads of a page it reads under the page latch: a structure change
+            // is never seen half done. Only the leaf it returns stays pinned past this block.
+            try (PinnedPage h = PinnedPage.pin(bm, file, pageNo).latch()) {
+                bp = new BtreePage(h.page());
                 free = bp.isFree(); // unlinked since the pointer to it was read
                 if (!free) {
                     bp.check("descent");
@@ -166,11 +156,11 @@ final class Btree {
                         childIsLeaf = bp.level() == 1;
                     }
                 }
-            } finally {
-                p.unlatch();
+                if (!free && leafPage && locked && !beyond) {
+                    return h.release(); // the leaf, locked in leafMode, pinned, not latched
+                }
             }
             if (free) {
-                bm.unpin(p, false);
                 if (locked) {
                     prot.unlock(pageNo);
                     locked = false;
@@ -181,7 +171,6 @@ final class Btree {
             if (leafPage && !locked) {
                 // A leaf reached without its lock (the root is a leaf): lock it, then look again,
                 // as it may have split while we waited.
-                bm.unpin(p, false);
                 prot.lock(pageNo, leafMode);
                 locked = true;
                 continue;
@@ -191,7 +180,6 @@ final class Btree {
                 locked = false;
             }
             if (beyond) {
-                bm.unpin(p, false);
                 if (right == 0) {
                     throw bp.corrupt("a key above the high key and no right sibling");
                 }
@@ -202,10 +190,6 @@ final class Btree {
                 pageNo = right;
                 continue;
             }
-            if (leafPage) {
-                return p;
-            }
-            bm.unpin(p, false);
             if (path != null) {
                 path.add(pageNo);
             }
@@ -240,17 +224,10 @@ final class Btree {
     byte[] get(byte[] key, Protection prot, boolean forUpdate) {
         checkKey(key);
         Page p = findLeaf(key, prot, forUpdate ? LockMode.WRITE : LockMode.READ, null);
-        try {
-            p.latch();
-            try {
-                BtreePage bp = new BtreePage(p);
-                int i = bp.lowerBound(key, cmp);
-                return i < bp.count() && bp.compareAt(i, key, cmp) == 0 ? load(bp.data(i)) : null;
-            } finally {
-                p.unlatch();
-            }
-        } finally {
-            bm.unpin(p, false);
+        try (PinnedPage h = PinnedPage.of(bm, p).latch()) {
+            BtreePage bp = new BtreePage(h.page());
+            int i = bp.lowerBound(key, cmp);
+            return i < bp.count() && bp.compareAt(i, key, cmp) == 0 ? load(bp.data(i)) : null;
         }
     }
 
@@ -263,26 +240,19 @@ final class Btree {
     <T> T read(byte[] key, Protection prot, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
         checkKey(key);
         Page p = findLeaf(key, prot, LockMode.READ, null);
-        try {
-            p.latch();
-            try {
-                BtreePage bp = new BtreePage(p);
-                int i = bp.lowerBound(key, cmp);
-                if (i >= bp.count() || bp.compareAt(i, key, cmp) != 0) {
-                    return null;
-                }
-                java.nio.ByteBuffer v = bp.dataView(i);
-                if (v.get(0) == INLINE) {
-                    return reader.apply(v.position(1).slice());
-                }
-                byte[] stored = new byte[v.remaining()];
-                v.get(stored);
-                return reader.apply(java.nio.ByteBuffer.wrap(load(stored)).asReadOnlyBuffer());
-            } finally {
-                p.unlatch();
+        try (PinnedPage h = PinnedPage.of(bm, p).latch()) {
+            BtreePage bp = new BtreePage(h.page());
+            int i = bp.lowerBound(key, cmp);
+            if (i >= bp.count() || bp.compareAt(i, key, cmp) != 0) {
+                return null;
             }
-        } finally {
-            bm.unpin(p, false);
+            java.nio.ByteBuffer v = bp.dataView(i);
+            if (v.get(0) == INLINE) {
+                return reader.apply(v.position(1).slice());
+            }
+            byte[] stored = new byte[v.remaining()];
+            v.get(stored);
+            return reader.apply(java.nio.ByteBuffer.wrap(load(stored)).asReadOnlyBuffer());
         }
     }
 
@@ -299,8 +269,7 @@ final class Btree {
         Page p = findLeaf(key, prot, LockMode.WRITE, null);
         byte[] old = null;
         long unused = 0; // an overflow chain no longer used once this commits
-        try {
-            p.latch();
+        try (PinnedPage h = PinnedPage.of(bm, p).dirty().latch()) {
             try {
                 BtreePage bp = new BtreePage(p);
                 int i = bp.lowerBound(key, cmp);
@@ -325,18 +294,14 @@ final class Btree {
                     return old;
                 }
             } finally {
-                if (p.isLatched()) {
-                    p.unlatch();
-                }
+                h.unlatch();
                 if (unused != 0) {
                     long chain = unused;
                     log.onEnd(true, file, (pr, l) -> freeChain(chain, l)); // outside the leaf latch: freeing latches the meta page
                 }
             }
-            splitter.splitAndInsert(p, key, data, prot, log);
+            splitter.splitAndInsert(p, key, data, prot, log); // the full leaf, pinned and not latched
             return old;
-        } finally {
-            bm.unpin(p, true);
         }
     }
 
@@ -368,34 +333,24 @@ final class Btree {
         log.ensureSpace(spaceFor(key, maxEntry));
         Page p = findLeaf(key, prot, LockMode.WRITE, null);
         byte[] next;
-        boolean changed = false;
-        try {
-            p.latch();
-            try {
-                BtreePage bp = new BtreePage(p);
-                int i = bp.lowerBound(key, cmp);
-                if (i >= bp.count() || bp.compareAt(i, key, cmp) != 0) {
-                    return null;
-                }
-                byte[] oldStored = bp.data(i);
-                next = change.apply(load(oldStored));
-                if (next == null) {
-                    throw new IllegalArgumentException("an update function must not return null (delete the key instead)");
-                }
-                if (oldStored.length == 1 + next.length && oldStored[0] == INLINE) {
-                    byte[] data = new byte[1 + next.length]; // INLINE tag, then the value
-                    System.arraycopy(next, 0, data, 1, next.length);
-                    changed = true;
-                    replaceInPlace(p, bp, i, key, oldStored, data, log);
-                    return next;
-                }
-            } finally {
-                if (p.isLatched()) {
-                    p.unlatch();
-                }
+        try (PinnedPage h = PinnedPage.of(bm, p).latch()) {
+            BtreePage bp = new BtreePage(h.page());
+            int i = bp.lowerBound(key, cmp);
+            if (i >= bp.count() || bp.compareAt(i, key, cmp) != 0) {
+                return null;
             }
-        } finally {
-            bm.unpin(p, changed);
+            byte[] oldStored = bp.data(i);
+            next = change.apply(load(oldStored));
+            if (next == null) {
+                throw new IllegalArgumentException("an update function must not return null (delete the key instead)");
+            }
+            if (oldStored.length == 1 + next.length && oldStored[0] == INLINE) {
+                byte[] data = new byte[1 + next.length]; // INLINE tag, then the value
+                System.arraycopy(next, 0, data, 1, next.length);
+                h.dirty();
+                replaceInPlace(p, bp, i, key, oldStored, data, log);
+                return next;
+            }
         }
         put(key, next, false, prot, log);
         return next;
@@ -412,33 +367,27 @@ final class Btree {
             if (pageNo < 0) {
                 pageNo = leafFrom(ROOT, key);
             }
-            Page p = bm.get(file, pageNo, 0);
-            try {
-                p.latch();
-                try {
-                    BtreePage bp = new BtreePage(p);
-                    if (bp.isFree()) {
-                        pageNo = -1; // search from the root, once this latch is released
-                        continue;
-                    }
-                    bp.check("undo");
-                    if (bp.beyondHighKey(key, cmp)) {
-                        pageNo = bp.rightLink();
-                        continue;
-                    }
-                    if (bp.freeTotal() >= BtreePage.leafCellSize(key.length, data.length) + 2) {
-                        int i = bp.lowerBound(key, cmp);
-                        log.leafInsert(p, i, key, data);
-                        bp.insertLeaf(i, key, data);
-                        return;
-                    }
-                } finally {
-                    p.unlatch();
+            try (PinnedPage h = PinnedPage.pin(bm, file, pageNo).dirty().latch()) {
+                Page p = h.page();
+                BtreePage bp = new BtreePage(p);
+                if (bp.isFree()) {
+                    pageNo = -1; // search from the root, once this latch is released
+                    continue;
                 }
+                bp.check("undo");
+                if (bp.beyondHighKey(key, cmp)) {
+                    pageNo = bp.rightLink();
+                    continue;
+                }
+                if (bp.freeTotal() >= BtreePage.leafCellSize(key.length, data.length) + 2) {
+                    int i = bp.lowerBound(key, cmp);
+                    log.leafInsert(p, i, key, data);
+                    bp.insertLeaf(i, key, data);
+                    return;
+                }
+                h.unlatch(); // the full leaf goes to the split pinned and not latched
                 splitter.splitAndInsert(p, key, data, Protection.NONE, log);
                 return;
-            } finally {
-                bm.unpin(p, true);
             }
         }
     }
@@ -451,25 +400,17 @@ final class Btree {
      */
     long leafFrom(long pageNo, byte[] key) {
         while (true) {
-            Page p = bm.get(file, pageNo, 0);
-            try {
-                p.latch();
-                try {
-                    BtreePage bp = new BtreePage(p);
-                    if (bp.isFree()) { // unlinked (its keys went left): search from the root
-                        pageNo = ROOT;
-                        continue;
-                    }
-                    bp.check("undo");
-                    if (bp.isLeaf()) {
-                        return pageNo;
-                    }
-                    pageNo = bp.beyondHighKey(key, cmp) ? bp.rightLink() : bp.child(bp.childSlot(key, cmp));
-                } finally {
-                    p.unlatch();
+            try (PinnedPage h = PinnedPage.pin(bm, file, pageNo).latch()) {
+                BtreePage bp = new BtreePage(h.page());
+                if (bp.isFree()) { // unlinked (its keys went left): search from the root
+                    pageNo = ROOT;
+                    continue;
                 }
-            } finally {
-                bm.unpin(p, false);
+                bp.check("undo");
+                if (bp.isLeaf()) {
+                    return pageNo;
+                }
+                pageNo = bp.beyondHighKey(key, cmp) ? bp.rightLink() : bp.child(bp.childSlot(key, cmp));
             }
         }
     }
@@ -492,23 +433,16 @@ final class Btree {
         long pageNo = p.pageNo();
         byte[] old;
         boolean empty;
-        try {
-            p.latch();
-            try {
-                BtreePage bp = new BtreePage(p);
-                int i = bp.lowerBound(key, cmp);
-                if (i >= bp.count() || bp.compareAt(i, key, cmp) != 0) {
-                    return null;
-                }
-                old = bp.data(i);
-                log.leafDelete(p, i, key, old);
-                bp.delete(i);
-                empty = bp.count() == 0;
-            } finally {
-                p.unlatch();
+        try (PinnedPage h = PinnedPage.of(bm, p).dirty().latch()) {
+            BtreePage bp = new BtreePage(h.page());
+            int i = bp.lowerBound(key, cmp);
+            if (i >= bp.count() || bp.compareAt(i, key, cmp) != 0) {
+                return null;
             }
-        } finally {
-            bm.unpin(p, true);
+            old = bp.data(i);
+            log.leafDelete(p, i, key, old);
+            bp.delete(i);
+            empty = bp.count() == 0;
         }
         byte[] value = load(old);
         long chain = overflowPage(old);
@@ -583,15 +517,13 @@ final class Btree {
     long leftmostLeaf() {
         long pageNo = ROOT;
         while (true) {
-            Page p = bm.get(file, pageNo, 0);
-            BtreePage bp = new BtreePage(p);
-            boolean leaf = bp.isLeaf();
-            long next = leaf ? pageNo : bp.child(0);
-            bm.unpin(p, false);
-            if (leaf) {
-                return pageNo;
+            try (PinnedPage h = PinnedPage.pin(bm, file, pageNo)) {
+                BtreePage bp = new BtreePage(h.page());
+                if (bp.isLeaf()) {
+                    return pageNo;
+                }
+                pageNo = bp.child(0);
             }
-            pageNo = next;
         }
     }
 
@@ -626,43 +558,31 @@ final class Btree {
      * the two leaks it, never more.
      */
     Page allocate(BtreeLog log) {
-        Page meta = bm.get(file, META_PAGE, 0);
         Page taken = null;
-        boolean metaChanged = false;
-        try {
-            meta.latch(); // guards the list: every change to it is made under this latch
-            try {
-                long prev = 0;
-                long x = meta.getLong(OFF_FREE_HEAD);
-                boolean asked = false; // the transaction table is scanned at most once per allocation
-                for (int n = 0; x != 0 && n < FREE_SCAN && taken == null; n++) {
-                    Page p = bm.get(file, x, 0);
-                    long next;
-                    boolean use;
-                    p.latch();
-                    try {
-                        if (p.type() != BtreePage.FREE) {
-                            p.unlatch();
-                            bm.unpin(p, false);
-                            throw new CorruptionException("page " + x + " of " + bm.describe(file)
-                                    + " is on the free list but has type " + p.type()
-                                    + "; run verify, and restore from a backup");
-                        }
-                        next = p.getLong(OFF_FREE_NEXT);
-                        long watermark = p.getLong(OFF_FREE_WATERMARK);
-                        use = watermark <= horizonSeen;
-                        if (!use && !asked) {
-                            asked = true;
-                            horizonSeen = Math.max(horizonSeen, epochs.oldestActive());
-                            use = watermark <= horizonSeen;
-                        }
-                    } finally {
-                        if (p.isLatched()) {
-                            p.unlatch();
-                        }
+        // The meta page's latch guards the list: every change to it is made under this latch.
+        try (PinnedPage hm = PinnedPage.pin(bm, file, META_PAGE).latch()) {
+            Page meta = hm.page();
+            long prev = 0;
+            long x = meta.getLong(OFF_FREE_HEAD);
+            boolean asked = false; // the transaction table is scanned at most once per allocation
+            for (int n = 0; x != 0 && n < FREE_SCAN && taken == null; n++) {
+                try (PinnedPage h = PinnedPage.pin(bm, file, x).latch()) {
+                    Page p = h.page();
+                    if (p.type() != BtreePage.FREE) {
+                        throw new CorruptionException("page " + x + " of " + bm.describe(file)
+                                + " is on the free list but has type " + p.type()
+                                + "; run verify, and restore from a backup");
                     }
+                    long next = p.getLong(OFF_FREE_NEXT);
+                    long watermark = p.getLong(OFF_FREE_WATERMARK);
+                    boolean use = watermark <= horizonSeen;
+                    if (!use && !asked) {
+                        asked = true;
+                        horizonSeen = Math.max(horizonSeen, epochs.oldestActive());
+                        use = watermark <= horizonSeen;
+                    }
+                    h.unlatch();
                     if (!use) {
-                        bm.unpin(p, false);
                         prev = x;
                         x = next;
                         continue;
@@ -670,28 +590,16 @@ final class Btree {
                     if (prev == 0) {
                         meta.putLong(OFF_FREE_HEAD, next);
                         log.image(meta);
-                        metaChanged = true;
+                        hm.dirty();
                     } else {
-                        Page q = bm.get(file, prev, 0);
-                        try {
-                            q.latch();
-                            try {
-                                q.putLong(OFF_FREE_NEXT, next);
-                                log.image(q);
-                            } finally {
-                                q.unlatch();
-                            }
-                        } finally {
-                            bm.unpin(q, true);
+                        try (PinnedPage hq = PinnedPage.pin(bm, file, prev).dirty().latch()) {
+                            hq.page().putLong(OFF_FREE_NEXT, next);
+                            log.image(hq.page());
                         }
                     }
-                    taken = p;
+                    taken = h.release(); // taken off the list: pinned, for the caller to format
                 }
-            } finally {
-                meta.unlatch();
             }
-        } finally {
-            bm.unpin(meta, metaChanged);
         }
         return taken != null ? taken : bm.allocate(file);
     }
@@ -706,36 +614,22 @@ final class Btree {
         if (pageNo <= ROOT) {
             throw new IllegalStateException("page " + pageNo + " of a B-tree is never freed");
         }
-        Page meta = bm.get(file, META_PAGE, 0);
-        try {
-            meta.latch();
-            try {
-                long watermark = log.drains() ? epochs.nextId() : 0;
-                Page p = bm.get(file, pageNo, 0);
-                try {
-                    p.latch();
-                    try {
-                        p.fill(PageHeader.OFF_RESERVED,
-                                p.size() - PageHeader.OFF_RESERVED, (byte) 0);
-                        p.setType(BtreePage.FREE);
-                        p.putLong(OFF_FREE_NEXT, meta.getLong(OFF_FREE_HEAD));
-                        p.putLong(OFF_FREE_WATERMARK, watermark);
-                        log.image(p);
-                    } finally {
-                        p.unlatch();
-                    }
-                } finally {
-                    bm.unpin(p, true);
-                }
-                // Pushed at the head: the page's image first, then the head, so a crash between
-                // the two leaks the page and never leaves the list pointing at a page not on it.
-                meta.putLong(OFF_FREE_HEAD, pageNo);
-                log.image(meta);
-            } finally {
-                meta.unlatch();
+        try (PinnedPage hm = PinnedPage.pin(bm, file, META_PAGE).dirty().latch()) {
+            Page meta = hm.page();
+            long watermark = log.drains() ? epochs.nextId() : 0;
+            try (PinnedPage h = PinnedPage.pin(bm, file, pageNo).dirty().latch()) {
+                Page p = h.page();
+                p.fill(PageHeader.OFF_RESERVED,
+                        p.size() - PageHeader.OFF_RESERVED, (byte) 0);
+                p.setType(BtreePage.FREE);
+                p.putLong(OFF_FREE_NEXT, meta.getLong(OFF_FREE_HEAD));
+                p.putLong(OFF_FREE_WATERMARK, watermark);
+                log.image(p);
             }
-        } finally {
-            bm.unpin(meta, true);
+            // Pushed at the head: the page's image first, then the head, so a crash between
+            // the two leaks the page and never leaves the list pointing at a page not on it.
+            meta.putLong(OFF_FREE_HEAD, pageNo);
+            log.image(meta);
         }
     }
 

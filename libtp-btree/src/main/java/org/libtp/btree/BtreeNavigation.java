@@ -38,50 +38,34 @@ final class BtreeNavigation {
      */
     Position next(Position at, Protection prot) {
         if (at.page() != 0) {
-            Page p = tree.bm.get(tree.file, at.page(), 0);
             long right = -1;
-            try {
-                p.latch();
-                try {
-                    BtreePage bp = new BtreePage(p);
-                    if (bp.type() == BtreePage.LEAF && at.slot() < bp.count()
-                            && java.util.Arrays.equals(bp.key(at.slot()), at.key())) {
-                        int i = at.slot() + 1;
-                        if (i < bp.count()) {
-                            return new Position(bp.key(i), tree.load(bp.data(i)), at.page(), i);
-                        }
-                        right = bp.rightLink();
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, at.page()).latch()) {
+                BtreePage bp = new BtreePage(h.page());
+                if (bp.type() == BtreePage.LEAF && at.slot() < bp.count()
+                        && java.util.Arrays.equals(bp.key(at.slot()), at.key())) {
+                    int i = at.slot() + 1;
+                    if (i < bp.count()) {
+                        return new Position(bp.key(i), tree.load(bp.data(i)), at.page(), i);
                     }
-                } finally {
-                    p.unlatch();
+                    right = bp.rightLink();
                 }
-            } finally {
-                tree.bm.unpin(p, false);
             }
             if (right == 0) {
                 return null;
             }
             while (right > 0) { // the first entry of the next non-empty leaf
                 prot.lock(right, LockMode.READ);
-                Page r = tree.bm.get(tree.file, right, 0);
-                try {
-                    r.latch();
-                    try {
-                        BtreePage bp = new BtreePage(r);
-                        if (bp.isFree()) {
-                            right = -1; // unlinked meanwhile: search from the root
-                            break;
-                        }
-                        bp.check("cursor");
-                        if (bp.count() > 0) {
-                            return new Position(bp.key(0), tree.load(bp.data(0)), right, 0);
-                        }
-                        right = bp.rightLink();
-                    } finally {
-                        r.unlatch();
+                try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, right).latch()) {
+                    BtreePage bp = new BtreePage(h.page());
+                    if (bp.isFree()) {
+                        right = -1; // unlinked meanwhile: search from the root
+                        break;
                     }
-                } finally {
-                    tree.bm.unpin(r, false);
+                    bp.check("cursor");
+                    if (bp.count() > 0) {
+                        return new Position(bp.key(0), tree.load(bp.data(0)), right, 0);
+                    }
+                    right = bp.rightLink();
                 }
             }
             if (right == 0) {
@@ -96,32 +80,28 @@ final class BtreeNavigation {
         byte[] start = key == null ? new byte[0] : key;
         Page p = key == null ? leftmost(prot) : tree.findLeaf(start, prot, LockMode.READ, null);
         while (true) {
-            long right;
+            long right = 0;
             long pageNo = p.pageNo();
-            p.latch();
-            try {
-                BtreePage bp = new BtreePage(p);
-                if (bp.isFree()) { // moved right onto a page unlinked meanwhile: start again
-                    p.unlatch();
-                    tree.bm.unpin(p, false);
-                    prot.unlock(pageNo);
-                    p = key == null ? leftmost(prot) : tree.findLeaf(start, prot, LockMode.READ, null);
-                    continue;
+            boolean free;
+            try (PinnedPage h = PinnedPage.of(tree.bm, p).latch()) {
+                BtreePage bp = new BtreePage(h.page());
+                free = bp.isFree();
+                if (!free) {
+                    bp.check("cursor");
+                    int i = key == null ? 0 : bp.lowerBound(key, tree.cmp);
+                    if (!inclusive && key != null && i < bp.count() && bp.compareAt(i, key, tree.cmp) == 0) {
+                        i++;
+                    }
+                    if (i < bp.count()) {
+                        return new Position(bp.key(i), tree.load(bp.data(i)), pageNo, i);
+                    }
+                    right = bp.rightLink();
                 }
-                bp.check("cursor");
-                int i = key == null ? 0 : bp.lowerBound(key, tree.cmp);
-                if (!inclusive && key != null && i < bp.count() && bp.compareAt(i, key, tree.cmp) == 0) {
-                    i++;
-                }
-                if (i < bp.count()) {
-                    return new Position(bp.key(i), tree.load(bp.data(i)), pageNo, i);
-                }
-                right = bp.rightLink();
-            } finally {
-                if (p.isLatched()) {
-                    p.unlatch();
-                    tree.bm.unpin(p, false);
-                }
+            }
+            if (free) { // moved right onto a page unlinked meanwhile: start again
+                prot.unlock(pageNo);
+                p = key == null ? leftmost(prot) : tree.findLeaf(start, prot, LockMode.READ, null);
+                continue;
             }
             if (right == 0) {
                 return null;
@@ -136,14 +116,12 @@ final class BtreeNavigation {
         long pageNo = ROOT;
         boolean locked = false;
         while (true) {
-            Page p = tree.bm.get(tree.file, pageNo, 0);
             boolean free;
             boolean leaf = false;
             long child = 0;
             boolean childIsLeaf = false;
-            p.latch();
-            try {
-                BtreePage bp = new BtreePage(p);
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo).latch()) {
+                BtreePage bp = new BtreePage(h.page());
                 free = bp.isFree();
                 if (!free) {
                     bp.check("descent");
@@ -153,13 +131,10 @@ final class BtreeNavigation {
                         childIsLeaf = bp.level() == 1;
                     }
                 }
-            } finally {
-                p.unlatch();
+                if (leaf && locked) {
+                    return h.release(); // the leaf, READ-locked, pinned, not latched
+                }
             }
-            if (leaf && locked) {
-                return p;
-            }
-            tree.bm.unpin(p, false);
             if (leaf) { // the root is a leaf: lock it and look again
                 prot.lock(pageNo, LockMode.READ);
                 locked = true;
@@ -217,12 +192,10 @@ final class BtreeNavigation {
         byte[] low = null; // the current page's low bound: null = minus infinity
         prot.lock(pageNo, LockMode.READ);
         while (true) {
-            Page p = tree.bm.get(tree.file, pageNo, 0);
             long next;
             byte[] nextLow;
-            p.latch();
-            try {
-                BtreePage bp = new BtreePage(p);
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo).latch()) {
+                BtreePage bp = new BtreePage(h.page());
                 if (bp.isFree()) { // unlinked since the pointer to it was read
                     next = -1;
                     nextLow = null;
@@ -250,9 +223,6 @@ final class BtreeNavigation {
                         nextLow = c == 0 ? low : bp.key(c);
                     }
                 }
-            } finally {
-                p.unlatch();
-                tree.bm.unpin(p, false);
             }
             prot.unlock(pageNo); // not coupled; a page moved away from is not needed either
             if (next == -1) {
@@ -273,12 +243,12 @@ final class BtreeNavigation {
         Page p = tree.findLeaf(start, prot, LockMode.READ, null);
         byte[] last = null; // the last key visited: a restart resumes after it
         while (true) {
-            BtreePage bp = new BtreePage(p);
             List<byte[][]> entries = new ArrayList<>();
             long right;
             boolean restart = false;
-            p.latch(); // copied under the latch; the visitor runs without it (it may call back in)
-            try {
+            // Copied under the latch; the visitor runs without it (it may call back in).
+            try (PinnedPage h = PinnedPage.of(tree.bm, p).latch()) {
+                BtreePage bp = new BtreePage(h.page());
                 if (bp.isFree()) {
                     restart = true;
                     right = 0;
@@ -293,10 +263,7 @@ final class BtreeNavigation {
                     }
                     right = bp.rightLink();
                 }
-            } finally {
-                p.unlatch();
             }
-            tree.bm.unpin(p, false);
             if (restart) { // moved right onto a page unlinked meanwhile
                 prot.unlock(p.pageNo());
                 p = tree.findLeaf(last != null ? last : start, prot, LockMode.READ, null);

@@ -51,23 +51,16 @@ final class BtreeOverflow {
         int pages = (value.length + per - 1) / per;
         long next = 0;
         for (int k = pages - 1; k >= 0; k--) { // last page first, so each can link to the next
-            Page p = tree.allocate(log);
-            try {
-                p.latch();
-                try {
-                    int from = k * per;
-                    int n = Math.min(per, value.length - from);
-                    p.setType(BtreePage.OVERFLOW);
-                    p.putLong(OFF_OVF_NEXT, next);
-                    p.putInt(OFF_OVF_USED, n);
-                    p.putBytes(OFF_OVF_DATA, value, from, n);
-                    log.image(p);
-                    next = p.pageNo();
-                } finally {
-                    p.unlatch();
-                }
-            } finally {
-                tree.bm.unpin(p, true);
+            try (PinnedPage h = PinnedPage.of(tree.bm, tree.allocate(log)).dirty().latch()) {
+                Page p = h.page();
+                int from = k * per;
+                int n = Math.min(per, value.length - from);
+                p.setType(BtreePage.OVERFLOW);
+                p.putLong(OFF_OVF_NEXT, next);
+                p.putInt(OFF_OVF_USED, n);
+                p.putBytes(OFF_OVF_DATA, value, from, n);
+                log.image(p);
+                next = p.pageNo();
             }
         }
         long first = next;
@@ -95,23 +88,16 @@ final class BtreeOverflow {
                 throw new CorruptionException("the overflow chain of a value in " + tree.bm.describe(tree.file)
                         + " ends after " + at + " of " + length + " bytes");
             }
-            Page p = tree.bm.get(tree.file, pageNo, 0);
-            try {
-                p.latch();
-                try {
-                    int n = p.getInt(OFF_OVF_USED);
-                    if (p.type() != BtreePage.OVERFLOW || n < 0 || n > length - at || n > p.size() - OFF_OVF_DATA) {
-                        throw new CorruptionException("overflow page " + pageNo + " of " + tree.bm.describe(tree.file)
-                                + " is damaged (type " + p.type() + ", " + n + " bytes used)");
-                    }
-                    p.getBytes(OFF_OVF_DATA, out, at, n);
-                    at += n;
-                    pageNo = p.getLong(OFF_OVF_NEXT);
-                } finally {
-                    p.unlatch();
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo).latch()) {
+                Page p = h.page();
+                int n = p.getInt(OFF_OVF_USED);
+                if (p.type() != BtreePage.OVERFLOW || n < 0 || n > length - at || n > p.size() - OFF_OVF_DATA) {
+                    throw new CorruptionException("overflow page " + pageNo + " of " + tree.bm.describe(tree.file)
+                            + " is damaged (type " + p.type() + ", " + n + " bytes used)");
                 }
-            } finally {
-                tree.bm.unpin(p, false);
+                p.getBytes(OFF_OVF_DATA, out, at, n);
+                at += n;
+                pageNo = p.getLong(OFF_OVF_NEXT);
             }
         }
         return out;
@@ -122,21 +108,14 @@ final class BtreeOverflow {
         int guard = 0;
         while (pageNo != 0) {
             long next;
-            Page p = tree.bm.get(tree.file, pageNo, 0);
-            try {
-                p.latch();
-                try {
-                    if (p.type() != BtreePage.OVERFLOW) {
-                        throw new CorruptionException("page " + pageNo + " of " + tree.bm.describe(tree.file)
-                                + " is in an overflow chain being freed but has type " + p.type()
-                                + "; run verify, and restore from a backup");
-                    }
-                    next = p.getLong(OFF_OVF_NEXT);
-                } finally {
-                    p.unlatch();
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo).latch()) {
+                Page p = h.page();
+                if (p.type() != BtreePage.OVERFLOW) {
+                    throw new CorruptionException("page " + pageNo + " of " + tree.bm.describe(tree.file)
+                            + " is in an overflow chain being freed but has type " + p.type()
+                            + "; run verify, and restore from a backup");
                 }
-            } finally {
-                tree.bm.unpin(p, false);
+                next = p.getLong(OFF_OVF_NEXT);
             }
             tree.free(pageNo, log);
             pageNo = next;

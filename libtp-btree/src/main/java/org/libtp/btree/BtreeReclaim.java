@@ -64,8 +64,6 @@ final class BtreeReclaim {
         }
         List<Long> locked = new ArrayList<>();
         locked.add(leafNo);
-        Page a = null;
-        long aNo = 0;
         try {
             if (!isEmptyLeaf(leafNo)) {
                 return 0;
@@ -76,17 +74,17 @@ final class BtreeReclaim {
             if (top < 0) {
                 return 0;
             }
-            a = tree.findLevel(key, top + 1, prot);
-            aNo = a.pageNo();
+            Page a = tree.findLevel(key, top + 1, prot);
+            long aNo = a.pageNo();
             long[] spine = new long[top + 1];
-            int j;
             long leftStart;
             long orphanLeft = 0;
             long orphanStop = 0;
-            a.latch();
-            try {
-                BtreePage ap = new BtreePage(a);
-                j = ap.childSlot(key, tree.cmp);
+            // The ancestor stays pinned and write-locked until its entry is gone or the unlink
+            // is given up: then it is unpinned (dirty once its entry went), and its lock released.
+            try (PinnedPage ha = PinnedPage.of(tree.bm, a)) {
+                BtreePage ap = new BtreePage(ha.latch().page());
+                int j = ap.childSlot(key, tree.cmp);
                 if (top == 0 && ap.child(j) != leafNo) {
                     // No entry for the leaf: a split whose separator was never posted (its
                     // process died, or its transaction failed between the two). The entry to
@@ -96,85 +94,70 @@ final class BtreeReclaim {
                 }
                 spine[top] = ap.child(j);
                 leftStart = j == 0 ? 0 : ap.child(j - 1);
+                ha.unlatch();
+                if (orphanLeft == 0) {
+                    if (j == 0) {
+                        return 0; // leftmost below this ancestor: no left neighbour to take the range
+                    }
+                    for (int level = top; level >= 1; level--) { // the single-entry pages, down to the leaf
+                        if (!prot.tryLock(spine[level], LockMode.WRITE)) {
+                            return 0;
+                        }
+                        locked.add(spine[level]);
+                        try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, spine[level]).latch()) {
+                            BtreePage bp = new BtreePage(h.page());
+                            if (bp.type() != BtreePage.INTERNAL || bp.level() != level || bp.count() != 1
+                                    || bp.beyondHighKey(key, tree.cmp)) {
+                                return 0;
+                            }
+                            spine[level - 1] = bp.child(0);
+                        }
+                    }
+                    if (spine[0] != leafNo) {
+                        return 0;
+                    }
+                    // 1. The ancestor's entry goes: the pages are reached only through right
+                    // links now. Checked again under the latches: a rollback changes pages under
+                    // latches only (its splits post separators without locks), so the entry may
+                    // have moved.
+                    List<PinnedPage> held = new ArrayList<>();
+                    boolean unchanged;
+                    ha.latch();
+                    try {
+                        int j2 = ap.childSlot(key, tree.cmp);
+                        unchanged = j2 > 0 && ap.child(j2) == spine[top] && ap.child(j2 - 1) == leftStart;
+                        for (int level = top; unchanged && level >= 1; level--) {
+                            PinnedPage h = PinnedPage.pin(tree.bm, tree.file, spine[level]);
+                            held.add(h);
+                            BtreePage bp = new BtreePage(h.latch().page());
+                            unchanged = bp.type() == BtreePage.INTERNAL && bp.count() == 1
+                                    && bp.child(0) == spine[level - 1];
+                        }
+                        if (unchanged) {
+                            ap.delete(j2);
+                            log.image(a);
+                        }
+                    } finally {
+                        for (PinnedPage h : held) {
+                            h.close();
+                        }
+                        ha.unlatch();
+                    }
+                    if (!unchanged) {
+                        return 0;
+                    }
+                    ha.dirty();
+                }
             } finally {
-                a.unlatch();
+                prot.unlock(aNo);
             }
             if (orphanLeft != 0) {
-                tree.bm.unpin(a, false);
-                a = null;
-                prot.unlock(aNo);
                 if (absorb(orphanLeft, leafNo, 0, orphanStop, log) == null) {
                     return 0;
                 }
                 tree.free(leafNo, log);
                 return 0;
             }
-            if (j == 0) {
-                return 0; // leftmost below this ancestor: no left neighbour to take the range
-            }
-            for (int level = top; level >= 1; level--) { // the single-entry pages, down to the leaf
-                if (!prot.tryLock(spine[level], LockMode.WRITE)) {
-                    return 0;
-                }
-                locked.add(spine[level]);
-                Page p = tree.bm.get(tree.file, spine[level], 0);
-                try {
-                    p.latch();
-                    try {
-                        BtreePage bp = new BtreePage(p);
-                        if (bp.type() != BtreePage.INTERNAL || bp.level() != level || bp.count() != 1
-                                || bp.beyondHighKey(key, tree.cmp)) {
-                            return 0;
-                        }
-                        spine[level - 1] = bp.child(0);
-                    } finally {
-                        p.unlatch();
-                    }
-                } finally {
-                    tree.bm.unpin(p, false);
-                }
-            }
-            if (spine[0] != leafNo) {
-                return 0;
-            }
-            // 1. The ancestor's entry goes: the pages are reached only through right links now.
-            // Checked again under the latches: a rollback changes pages under latches only (its
-            // splits post separators without locks), so the entry may have moved.
-            List<Page> held = new ArrayList<>();
-            boolean unchanged = true;
-            try {
-                a.latch();
-                BtreePage ap = new BtreePage(a);
-                int j2 = ap.childSlot(key, tree.cmp);
-                unchanged = j2 > 0 && ap.child(j2) == spine[top] && ap.child(j2 - 1) == leftStart;
-                for (int level = top; unchanged && level >= 1; level--) {
-                    Page p = tree.bm.get(tree.file, spine[level], 0);
-                    held.add(p);
-                    p.latch();
-                    BtreePage bp = new BtreePage(p);
-                    unchanged = bp.type() == BtreePage.INTERNAL && bp.count() == 1 && bp.child(0) == spine[level - 1];
-                }
-                if (unchanged) {
-                    ap.delete(j2);
-                    log.image(a);
-                }
-            } finally {
-                for (Page p : held) {
-                    if (p.isLatched()) {
-                        p.unlatch();
-                    }
-                    tree.bm.unpin(p, false);
-                }
-                if (a.isLatched()) {
-                    a.unlatch();
-                }
-            }
-            if (!unchanged) {
-                return 0;
-            }
-            tree.bm.unpin(a, true);
-            a = null;
-            prot.unlock(aNo);
             // 2. Each level's left neighbour takes the unlinked page's range, top down.
             int unlinked = top + 1; // the lowest level done
             long start = leftStart;
@@ -194,10 +177,6 @@ final class BtreeReclaim {
             }
             return leftLeaf != 0 && isEmptyLeaf(leftLeaf) ? leftLeaf : 0;
         } finally {
-            if (a != null) {
-                tree.bm.unpin(a, false);
-                prot.unlock(aNo);
-            }
             for (long pageNo : locked) {
                 prot.unlock(pageNo); // a descent waiting for one finds it tree.free (and starts again) or as it was
             }
@@ -216,28 +195,20 @@ final class BtreeReclaim {
         byte[] low = null;
         int guard = 0;
         while (pageNo != 0 && guard++ < 10_000_000) {
-            Page p = tree.bm.get(tree.file, pageNo, 0);
             long right;
             boolean empty;
             byte[] high;
-            try {
-                p.latch();
-                try {
-                    BtreePage bp = new BtreePage(p);
-                    if (bp.isFree()) {
-                        pageNo = tree.leftmostLeaf(); // unlinked meanwhile: start again
-                        low = null;
-                        continue;
-                    }
-                    bp.check("compact");
-                    empty = bp.count() == 0;
-                    right = bp.rightLink();
-                    high = bp.highKey();
-                } finally {
-                    p.unlatch();
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo).latch()) {
+                BtreePage bp = new BtreePage(h.page());
+                if (bp.isFree()) {
+                    pageNo = tree.leftmostLeaf(); // unlinked meanwhile: start again
+                    low = null;
+                    continue;
                 }
-            } finally {
-                tree.bm.unpin(p, false);
+                bp.check("compact");
+                empty = bp.count() == 0;
+                right = bp.rightLink();
+                high = bp.highKey();
             }
             if (empty && low != null && pageNo != ROOT) {
                 reclaim(pageNo, low, prot, log);
@@ -257,50 +228,35 @@ final class BtreeReclaim {
     private long[] absorb(long start, long target, int level, long stop, BtreeLog log) {
         long x = start;
         for (int steps = 0; x != 0 && x != stop && steps < 100_000; steps++) {
-            Page p = tree.bm.get(tree.file, x, 0);
             long next;
-            boolean changed = false;
-            try {
-                p.latch();
-                try {
-                    BtreePage bp = new BtreePage(p);
-                    if (bp.isFree()) {
-                        return null;
-                    }
-                    bp.check("reclaim");
-                    if (bp.level() != level) {
-                        return null;
-                    }
-                    next = bp.rightLink();
-                    if (next == target) {
-                        Page t = tree.bm.get(tree.file, target, 0);
-                        try {
-                            t.latch();
-                            try {
-                                BtreePage tp = new BtreePage(t).check("reclaim");
-                                byte[] high = tp.highKey();
-                                byte[] old = bp.highKey();
-                                int need = high == null ? 0 : 2 + high.length;
-                                if (need > bp.freeTotal() + (old == null ? 0 : 2 + old.length)) {
-                                    return null;
-                                }
-                                bp.setHighKey(high);
-                                bp.setRightLink(tp.rightLink());
-                                log.image(p);
-                                changed = true;
-                                return new long[] {level > 0 ? bp.child(bp.count() - 1) : 0, x};
-                            } finally {
-                                t.unlatch();
-                            }
-                        } finally {
-                            tree.bm.unpin(t, false);
-                        }
-                    }
-                } finally {
-                    p.unlatch();
+            // Pages walked past are unchanged (unpinned clean): no needless write-back.
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, x).latch()) {
+                Page p = h.page();
+                BtreePage bp = new BtreePage(p);
+                if (bp.isFree()) {
+                    return null;
                 }
-            } finally {
-                tree.bm.unpin(p, changed); // pages walked past are unchanged: no needless write-back
+                bp.check("reclaim");
+                if (bp.level() != level) {
+                    return null;
+                }
+                next = bp.rightLink();
+                if (next == target) {
+                    try (PinnedPage ht = PinnedPage.pin(tree.bm, tree.file, target).latch()) {
+                        BtreePage tp = new BtreePage(ht.page()).check("reclaim");
+                        byte[] high = tp.highKey();
+                        byte[] old = bp.highKey();
+                        int need = high == null ? 0 : 2 + high.length;
+                        if (need > bp.freeTotal() + (old == null ? 0 : 2 + old.length)) {
+                            return null;
+                        }
+                        bp.setHighKey(high);
+                        bp.setRightLink(tp.rightLink());
+                        log.image(p);
+                        h.dirty();
+                        return new long[] {level > 0 ? bp.child(bp.count() - 1) : 0, x};
+                    }
+                }
             }
             x = next;
         }
@@ -308,17 +264,9 @@ final class BtreeReclaim {
     }
 
     private boolean isEmptyLeaf(long pageNo) {
-        Page p = tree.bm.get(tree.file, pageNo, 0);
-        try {
-            p.latch();
-            try {
-                BtreePage bp = new BtreePage(p);
-                return bp.isLeaf() && bp.count() == 0;
-            } finally {
-                p.unlatch();
-            }
-        } finally {
-            tree.bm.unpin(p, false);
+        try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo).latch()) {
+            BtreePage bp = new BtreePage(h.page());
+            return bp.isLeaf() && bp.count() == 0;
         }
     }
 
@@ -332,32 +280,24 @@ final class BtreeReclaim {
         int top = -1;
         int run = 0;
         while (true) {
-            Page p = tree.bm.get(tree.file, pageNo, 0);
-            try {
-                p.latch();
-                try {
-                    BtreePage bp = new BtreePage(p);
-                    if (bp.isFree()) {
-                        return -1;
-                    }
-                    bp.check("reclaim");
-                    if (top < 0) {
-                        top = bp.level();
-                    }
-                    if (bp.beyondHighKey(key, tree.cmp)) {
-                        pageNo = bp.rightLink();
-                        continue;
-                    }
-                    if (bp.isLeaf()) {
-                        return run >= top ? -1 : run;
-                    }
-                    run = bp.count() == 1 ? run + 1 : 0;
-                    pageNo = bp.child(bp.childSlot(key, tree.cmp));
-                } finally {
-                    p.unlatch();
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo).latch()) {
+                BtreePage bp = new BtreePage(h.page());
+                if (bp.isFree()) {
+                    return -1;
                 }
-            } finally {
-                tree.bm.unpin(p, false);
+                bp.check("reclaim");
+                if (top < 0) {
+                    top = bp.level();
+                }
+                if (bp.beyondHighKey(key, tree.cmp)) {
+                    pageNo = bp.rightLink();
+                    continue;
+                }
+                if (bp.isLeaf()) {
+                    return run >= top ? -1 : run;
+                }
+                run = bp.count() == 1 ? run + 1 : 0;
+                pageNo = bp.child(bp.childSlot(key, tree.cmp));
             }
         }
     }

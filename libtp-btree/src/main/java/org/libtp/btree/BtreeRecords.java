@@ -52,32 +52,25 @@ final class BtreeRecords implements ResourceManager {
     @Override
     public void redo(LogEntry entry, LogRecord record) {
         BtreeLeafRecord r = (BtreeLeafRecord) record;
-        Page p = pool.get(r.fileId(), r.pageNo(), BufferManager.CREATE);
-        try {
-            p.latch();
-            try {
-                if (p.lsn() >= entry.lsn()) {
-                    return;
-                }
-                BtreePage bp = new BtreePage(p).check("redo at " + Lsn.toString(entry.lsn()));
-                if (r.insert()) {
-                    if (r.slot() > bp.count()) {
-                        throw bp.corrupt("redo of an insert at slot " + r.slot() + " of " + bp.count());
-                    }
-                    bp.insertLeaf(r.slot(), r.key(), r.data());
-                } else {
-                    if (r.slot() >= bp.count() || !Arrays.equals(bp.key(r.slot()), r.key())) {
-                        throw bp.corrupt("redo of a delete at LSN " + Lsn.toString(entry.lsn())
-                                + " does not find its key at slot " + r.slot());
-                    }
-                    bp.delete(r.slot());
-                }
-                p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
-            } finally {
-                p.unlatch();
+        try (PinnedPage h = PinnedPage.pin(pool, r.fileId(), r.pageNo(), BufferManager.CREATE).dirty().latch()) {
+            Page p = h.page();
+            if (p.lsn() >= entry.lsn()) {
+                return;
             }
-        } finally {
-            pool.unpin(p, true);
+            BtreePage bp = new BtreePage(p).check("redo at " + Lsn.toString(entry.lsn()));
+            if (r.insert()) {
+                if (r.slot() > bp.count()) {
+                    throw bp.corrupt("redo of an insert at slot " + r.slot() + " of " + bp.count());
+                }
+                bp.insertLeaf(r.slot(), r.key(), r.data());
+            } else {
+                if (r.slot() >= bp.count() || !Arrays.equals(bp.key(r.slot()), r.key())) {
+                    throw bp.corrupt("redo of a delete at LSN " + Lsn.toString(entry.lsn())
+                            + " does not find its key at slot " + r.slot());
+                }
+                bp.delete(r.slot());
+            }
+            p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
         }
     }
 
@@ -90,24 +83,17 @@ final class BtreeRecords implements ResourceManager {
         if (r.insert()) {
             long pageNo = tree(r.fileId()).leafFrom(r.pageNo(), r.key());
             while (pageNo != 0) {
-                Page p = pool.get(r.fileId(), pageNo, 0);
-                try {
-                    p.latch();
-                    try {
-                        BtreePage bp = new BtreePage(p).check("undo");
-                        for (int i = 0; i < bp.count(); i++) {
-                            if (Arrays.equals(bp.key(i), r.key())) {
-                                log.leafDelete(p, i, r.key(), bp.data(i));
-                                bp.delete(i);
-                                return;
-                            }
+                try (PinnedPage h = PinnedPage.pin(pool, r.fileId(), pageNo).dirty().latch()) {
+                    Page p = h.page();
+                    BtreePage bp = new BtreePage(p).check("undo");
+                    for (int i = 0; i < bp.count(); i++) {
+                        if (Arrays.equals(bp.key(i), r.key())) {
+                            log.leafDelete(p, i, r.key(), bp.data(i));
+                            bp.delete(i);
+                            return;
                         }
-                        pageNo = bp.rightLink();
-                    } finally {
-                        p.unlatch();
                     }
-                } finally {
-                    pool.unpin(p, true);
+                    pageNo = bp.rightLink();
                 }
             }
             throw new CorruptionException("undo of the B-tree insert at LSN " + Lsn.toString(entry.lsn())

@@ -29,28 +29,21 @@ final class BtreeSplit {
             splitRoot(left, prot, log);
             // The root is now internal: insert again from the top (the new leaves have room).
             Page p = tree.findLeaf(key, prot, LockMode.WRITE, null);
-            try {
-                p.latch();
-                try {
-                    BtreePage bp = new BtreePage(p);
-                    int i = bp.lowerBound(key, tree.cmp);
-                    log.leafInsert(p, i, key, data);
-                    bp.insertLeaf(i, key, data);
-                } finally {
-                    p.unlatch();
-                }
-            } finally {
-                tree.bm.unpin(p, true);
+            try (PinnedPage h = PinnedPage.of(tree.bm, p).dirty().latch()) {
+                BtreePage bp = new BtreePage(h.page());
+                int i = bp.lowerBound(key, tree.cmp);
+                log.leafInsert(p, i, key, data);
+                bp.insertLeaf(i, key, data);
             }
             return;
         }
         Page right = tree.allocate(log);
         prot.lock(right.pageNo(), LockMode.WRITE); // new: nobody waits; kept like any leaf lock
         byte[] separator;
-        try {
-            left.latch();
-            right.latch();
+        try (PinnedPage hr = PinnedPage.of(tree.bm, right).dirty()) {
+            left.latch(); // the caller's page: it unpins it
             try {
+                hr.latch();
                 BtreePage l = new BtreePage(left);
                 BtreePage r = new BtreePage(right);
                 int at = l.lowerBound(key, tree.cmp);
@@ -64,11 +57,9 @@ final class BtreeSplit {
                 log.leafInsert(tp, i, key, data);
                 target.insertLeaf(i, key, data);
             } finally {
-                right.unlatch();
+                hr.unlatch();
                 left.unlatch();
             }
-        } finally {
-            tree.bm.unpin(right, true);
         }
         postSeparator(separator, right.pageNo(), 1, prot, log);
     }
@@ -216,65 +207,44 @@ final class BtreeSplit {
     private void postSeparator(byte[] separator, long child, int level, Protection prot, BtreeLog log) {
         Page p = findLevel(separator, level, prot);
         long pageNo = p.pageNo();
+        boolean rootSplit = false;
         try {
-            p.latch();
-            BtreePage bp = new BtreePage(p);
-            if (bp.freeTotal() >= BtreePage.internalCellSize(separator.length) + 2) {
-                bp.insertInternal(bp.childSlot(separator, tree.cmp) + 1, separator, child);
-                log.image(p);
-                p.unlatch();
-                tree.bm.unpin(p, true);
-                p = null;
-                prot.unlock(pageNo);
-                return;
-            }
-            p.unlatch();
-            if (pageNo == Btree.ROOT) {
-                splitRoot(p, prot, log);
-                tree.bm.unpin(p, true);
-                p = null;
-                prot.unlock(pageNo);
-                postSeparator(separator, child, level, prot, log);
-                return;
-            }
-            Page right = tree.allocate(log);
-            byte[] up;
-            try {
-                p.latch();
-                right.latch();
-                try {
-                    BtreePage r = new BtreePage(right);
-                    up = splitPage(bp, r, bp.childSlot(separator, tree.cmp) + 1, separator, null, child).separator();
-                    log.image(right);
+            byte[] up = null; // p split: the separator of its new right sibling, for the level above
+            long upChild = 0;
+            try (PinnedPage h = PinnedPage.of(tree.bm, p).dirty()) {
+                BtreePage bp = new BtreePage(h.latch().page());
+                if (bp.freeTotal() >= BtreePage.internalCellSize(separator.length) + 2) {
+                    bp.insertInternal(bp.childSlot(separator, tree.cmp) + 1, separator, child);
                     log.image(p);
-                } finally {
-                    right.unlatch();
-                    p.unlatch();
+                    return;
                 }
-            } finally {
-                tree.bm.unpin(right, true);
+                h.unlatch();
+                if (pageNo == Btree.ROOT) {
+                    splitRoot(p, prot, log);
+                    rootSplit = true;
+                } else {
+                    Page right = tree.allocate(log);
+                    try (PinnedPage hr = PinnedPage.of(tree.bm, right).dirty()) {
+                        h.latch();
+                        hr.latch();
+                        BtreePage r = new BtreePage(right);
+                        int at = bp.childSlot(separator, tree.cmp) + 1;
+                        up = splitPage(bp, r, at, separator, null, child).separator();
+                        log.image(right);
+                        log.image(p);
+                        upChild = right.pageNo();
+                    }
+                }
             }
-            tree.bm.unpin(p, true);
-            p = null;
-            // Coupled on the way up: the parent is locked (in postSeparator) before this page is released.
-            postSeparatorThenUnlock(up, right.pageNo(), level + 1, pageNo, prot, log);
+            if (up != null) {
+                // Coupled on the way up: the parent is locked (in postSeparator) before this page is released.
+                postSeparator(up, upChild, level + 1, prot, log);
+            }
         } finally {
-            if (p != null) {
-                if (p.isLatched()) {
-                    p.unlatch();
-                }
-                tree.bm.unpin(p, true);
-                prot.unlock(pageNo);
-            }
+            prot.unlock(pageNo);
         }
-    }
-
-    private void postSeparatorThenUnlock(byte[] separator, long child, int level, long held, Protection prot,
-                                         BtreeLog log) {
-        try {
-            postSeparator(separator, child, level, prot, log);
-        } finally {
-            prot.unlock(held);
+        if (rootSplit) {
+            postSeparator(separator, child, level, prot, log); // the root is a level higher now
         }
     }
 
@@ -284,60 +254,54 @@ final class BtreeSplit {
         LockMode mode = LockMode.READ;
         prot.lock(pageNo, mode);
         while (true) {
-            Page p = tree.bm.get(tree.file, pageNo, 0);
-            BtreePage bp = new BtreePage(p);
-            int lv;
-            boolean beyond;
-            long right;
+            BtreePage bp;
+            boolean free;
+            int lv = 0;
+            boolean beyond = false;
+            long right = 0;
             long child = 0;
-            p.latch();
-            try {
-                if (bp.isFree()) { // unlinked since the pointer to it was read: start again
-                    p.unlatch();
-                    tree.bm.unpin(p, false);
-                    prot.unlock(pageNo);
-                    pageNo = Btree.ROOT;
-                    mode = LockMode.READ;
-                    prot.lock(pageNo, mode);
-                    continue;
-                }
-                bp.check("ascent");
-                lv = bp.level();
-                beyond = bp.beyondHighKey(key, tree.cmp);
-                right = bp.rightLink();
-                if (lv > level && !beyond) {
-                    child = bp.child(bp.childSlot(key, tree.cmp));
-                }
-            } finally {
-                if (p.isLatched()) {
-                    p.unlatch();
+            // Only the page it returns stays pinned past this block.
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo).latch()) {
+                bp = new BtreePage(h.page());
+                free = bp.isFree();
+                if (!free) {
+                    bp.check("ascent");
+                    lv = bp.level();
+                    beyond = bp.beyondHighKey(key, tree.cmp);
+                    right = bp.rightLink();
+                    if (lv > level && !beyond) {
+                        child = bp.child(bp.childSlot(key, tree.cmp));
+                    }
+                    if (lv == level && mode == LockMode.WRITE && !beyond) {
+                        return h.release(); // write-locked, pinned, not latched
+                    }
                 }
             }
+            if (free) { // unlinked since the pointer to it was read: start again
+                prot.unlock(pageNo);
+                pageNo = Btree.ROOT;
+                mode = LockMode.READ;
+                prot.lock(pageNo, mode);
+                continue;
+            }
             if (lv == level && mode == LockMode.READ) {
-                tree.bm.unpin(p, false);
                 prot.lock(pageNo, LockMode.WRITE);
                 prot.unlock(pageNo);
                 mode = LockMode.WRITE;
                 continue;
             }
             if (beyond) {
-                tree.bm.unpin(p, false);
                 prot.lock(right, mode);
                 prot.unlock(pageNo);
                 pageNo = right;
                 continue;
             }
-            if (lv == level) {
-                return p;
-            }
             if (lv < level) {
                 RuntimeException e = bp.corrupt("level " + lv + " reached looking for level " + level);
-                tree.bm.unpin(p, false);
                 prot.unlock(pageNo);
                 throw e;
             }
             boolean target = lv - 1 == level;
-            tree.bm.unpin(p, false);
             prot.unlock(pageNo);
             mode = target ? LockMode.WRITE : LockMode.READ;
             prot.lock(child, mode);
@@ -354,7 +318,7 @@ final class BtreeSplit {
              PinnedPage hb = PinnedPage.of(tree.bm, tree.allocate(log)).dirty()) {
             Page a = ha.page();
             Page b = hb.page();
-            root.latch();
+            root.latch(); // the caller's page: it unpins it
             try {
                 ha.latch();
                 hb.latch();

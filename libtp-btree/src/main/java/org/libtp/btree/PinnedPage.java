@@ -14,6 +14,11 @@ import org.libtp.core.buffer.Page;
  *     ... h.page() ...; h.dirty();
  * }
  * </pre>
+ *
+ * A descent that keeps a page past the block (the leaf it returns, a page taken off the free
+ * list) gives it away with {@link #release()}; one that moves on to the next page releases this
+ * one first (the block ends) and pins the next after any lock wait, so that no pin is held while
+ * waiting for a lock.
  */
 final class PinnedPage implements AutoCloseable {
     private final BufferManager bm;
@@ -28,10 +33,15 @@ final class PinnedPage implements AutoCloseable {
 
     /** Pins page {@code pageNo} of {@code file}. */
     static PinnedPage pin(BufferManager bm, int file, long pageNo) {
-        return new PinnedPage(bm, bm.get(file, pageNo, 0));
+        return pin(bm, file, pageNo, 0);
     }
 
-    /** Takes over {@code page}, already pinned (by {@link Btree#allocate}, say). */
+    /** Pins page {@code pageNo} of {@code file} with the pool's get {@code flags} ({@link BufferManager#CREATE}). */
+    static PinnedPage pin(BufferManager bm, int file, long pageNo, int flags) {
+        return new PinnedPage(bm, bm.get(file, pageNo, flags));
+    }
+
+    /** Takes over {@code page}, already pinned (by {@link Btree#allocate} or a descent, say). */
     static PinnedPage of(BufferManager bm, Page page) {
         return new PinnedPage(bm, page);
     }
@@ -43,9 +53,23 @@ final class PinnedPage implements AutoCloseable {
         return page;
     }
 
-    /** Latches the page (released by {@link #close()} or {@link #unlatch()}); returns this. */
+    /**
+     * Latches the page (released by {@link #close()} or {@link #unlatch()}); returns this. If
+     * taking the latch fails, the page is unpinned before the exception propagates, so that
+     * {@code pin(...).latch()} in a resource specification leaves no pin behind.
+     */
     PinnedPage latch() {
-        page().latch();
+        Page p = page();
+        try {
+            p.latch();
+        } catch (RuntimeException | Error e) {
+            try {
+                close();
+            } catch (RuntimeException | Error suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
         latched = true;
         return this;
     }

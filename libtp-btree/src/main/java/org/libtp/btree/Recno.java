@@ -40,34 +40,27 @@ public final class Recno {
             throw new IllegalArgumentException("record length " + recordLength + " not in [1, "
                     + (bm.pageSize() - OFF_RECORDS - 1) + "] for " + bm.pageSize() + "-byte pages");
         }
-        Page m = bm.get(file, META, BufferManager.CREATE);
-        try {
-            m.latch();
-            try {
-                if (java.util.Arrays.equals(m.getBytes(OFF_MAGIC, 8), MAGIC)) {
-                    return; // formatted before (perhaps by a creator that then aborted)
-                }
-                byte[] header = new byte[24]; // magic, version, length, count 0
-                System.arraycopy(MAGIC, 0, header, 0, 8);
-                putInt(header, 8, VERSION);
-                putInt(header, 12, recordLength);
-                m.setType(META_TYPE);
-                m.putBytes(OFF_MAGIC, header);
-                if (txn != null) {
-                    pages.image(txn, m); // redo-only, like a B-tree's creation
-                }
-            } finally {
-                m.unlatch();
+        try (PinnedPage h = PinnedPage.pin(bm, file, META, BufferManager.CREATE).dirty().latch()) {
+            Page m = h.page();
+            if (java.util.Arrays.equals(m.getBytes(OFF_MAGIC, 8), MAGIC)) {
+                return; // formatted before (perhaps by a creator that then aborted)
             }
-        } finally {
-            bm.unpin(m, true);
+            byte[] header = new byte[24]; // magic, version, length, count 0
+            System.arraycopy(MAGIC, 0, header, 0, 8);
+            putInt(header, 8, VERSION);
+            putInt(header, 12, recordLength);
+            m.setType(META_TYPE);
+            m.putBytes(OFF_MAGIC, header);
+            if (txn != null) {
+                pages.image(txn, m); // redo-only, like a B-tree's creation
+            }
         }
     }
 
     /** Reads the meta page: the record length. Throws if the file is not a recno database. */
     public int open() {
-        Page m = bm.get(file, META, 0);
-        try {
+        try (PinnedPage h = PinnedPage.pin(bm, file, META)) {
+            Page m = h.page();
             byte[] magic = m.getBytes(OFF_MAGIC, 8);
             if (!java.util.Arrays.equals(magic, MAGIC) || m.getInt(OFF_VERSION) != VERSION) {
                 throw new CorruptionException(bm.describe(file) + " is not a version 1 recno database");
@@ -78,8 +71,6 @@ public final class Recno {
                 throw new CorruptionException("recno meta page of " + bm.describe(file) + " has record length " + length);
             }
             return length;
-        } finally {
-            bm.unpin(m, false);
         }
     }
 
@@ -96,16 +87,8 @@ public final class Recno {
     /** The highest record number stored. */
     public long count(Txn txn) {
         lock(txn, META, LockMode.READ);
-        Page m = bm.get(file, META, 0);
-        try {
-            m.latch();
-            try {
-                return m.getLong(OFF_COUNT);
-            } finally {
-                m.unlatch();
-            }
-        } finally {
-            bm.unpin(m, false);
+        try (PinnedPage h = PinnedPage.pin(bm, file, META).latch()) {
+            return h.page().getLong(OFF_COUNT);
         }
     }
 
@@ -127,16 +110,9 @@ public final class Recno {
         if (pageNo >= bm.pageCount(file)) {
             return null;
         }
-        Page p = bm.get(file, pageNo, 0);
-        try {
-            p.latch();
-            try {
-                return p.getByte(at) == 1 ? p.getBytes(at + 1, length) : null;
-            } finally {
-                p.unlatch();
-            }
-        } finally {
-            bm.unpin(p, false);
+        try (PinnedPage h = PinnedPage.pin(bm, file, pageNo).latch()) {
+            Page p = h.page();
+            return p.getByte(at) == 1 ? p.getBytes(at + 1, length) : null;
         }
     }
 
@@ -160,25 +136,14 @@ public final class Recno {
     public long append(Txn txn, byte[] data) {
         checkData(data);
         lock(txn, META, LockMode.WRITE); // appends serialize on the meta page
-        Page m = bm.get(file, META, 0); // pinned once for the count's read and its update
-        try {
-            long n;
-            m.latch();
-            try {
-                n = m.getLong(OFF_COUNT) + 1;
-            } finally {
-                m.unlatch();
-            }
+        // Pinned once for the count's read and its update; not latched while the record is written.
+        try (PinnedPage h = PinnedPage.pin(bm, file, META).dirty()) {
+            long n = h.latch().page().getLong(OFF_COUNT) + 1;
+            h.unlatch();
             write(txn, n, (byte) 1, data);
-            m.latch();
-            try {
-                write(txn, m, OFF_COUNT, longBytes(n));
-            } finally {
-                m.unlatch();
-            }
+            h.latch();
+            write(txn, h.page(), OFF_COUNT, longBytes(n));
             return n;
-        } finally {
-            bm.unpin(m, true);
         }
     }
 
@@ -211,42 +176,27 @@ public final class Recno {
         long pageNo = 1 + (n - 1) / perPage;
         int at = OFF_RECORDS + (int) ((n - 1) % perPage) * (1 + length);
         lock(txn, pageNo, LockMode.WRITE);
-        Page p = bm.get(file, pageNo, BufferManager.CREATE);
-        try {
-            p.latch();
-            try {
-                if (p.type() != DATA_TYPE) {
-                    if (txn != null) {
-                        txn.ensureLogSpace(2L * p.size()); // the image is logged after the change
-                    }
-                    p.setType(DATA_TYPE); // a new page; its records are zero = absent, redo sets the type with the image
-                    if (txn != null) {
-                        pages.image(txn, p);
-                    }
+        try (PinnedPage h = PinnedPage.pin(bm, file, pageNo, BufferManager.CREATE).dirty().latch()) {
+            Page p = h.page();
+            if (p.type() != DATA_TYPE) {
+                if (txn != null) {
+                    txn.ensureLogSpace(2L * p.size()); // the image is logged after the change
                 }
-                byte[] rec = new byte[1 + length];
-                rec[0] = flag;
-                System.arraycopy(data, 0, rec, 1, length);
-                write(txn, p, at, rec);
-            } finally {
-                p.unlatch();
+                p.setType(DATA_TYPE); // a new page; its records are zero = absent, redo sets the type with the image
+                if (txn != null) {
+                    pages.image(txn, p);
+                }
             }
-        } finally {
-            bm.unpin(p, true);
+            byte[] rec = new byte[1 + length];
+            rec[0] = flag;
+            System.arraycopy(data, 0, rec, 1, length);
+            write(txn, p, at, rec);
         }
     }
 
     private void setCount(Txn txn, long n) {
-        Page m = bm.get(file, META, 0);
-        try {
-            m.latch();
-            try {
-                write(txn, m, OFF_COUNT, longBytes(n));
-            } finally {
-                m.unlatch();
-            }
-        } finally {
-            bm.unpin(m, true);
+        try (PinnedPage h = PinnedPage.pin(bm, file, META).dirty().latch()) {
+            write(txn, h.page(), OFF_COUNT, longBytes(n));
         }
     }
 

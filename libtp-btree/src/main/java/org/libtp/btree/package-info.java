@@ -25,8 +25,9 @@
  * (statistics and verify), {@code BtreePage} (the leaf and internal page format),
  * {@code BtreeLeafRecord} (the logical leaf log record and its codec), {@code BtreeRecords} (its
  * redo and undo), {@code Recno}. {@code PinnedPage} is a pinned (and latched) page released by
- * try-with-resources; the verify, statistics, meta-page and root-split paths use it, the rest
- * still pair {@code unlatch}/{@code unpin} by hand.
+ * try-with-resources, which every room uses; a descent gives the page it returns away
+ * ({@code release}), and pages a caller pinned (the leaf handed to a split, the root) are latched
+ * and unlatched by hand.
  *
  * <p>Page reclamation ({@code BtreeReclaim}, {@code Btree.free}): after a delete that emptied a
  * leaf commits, the leaf (and its ancestors with no other entry) is unlinked in a transaction of

@@ -2,7 +2,9 @@ package org.libtp.btree;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.libtp.core.CorruptionException;
 import org.libtp.core.DeadlockException;
+import org.libtp.core.buffer.Page;
 import org.libtp.core.buffer.SharedBufferPool;
 import org.libtp.core.testkit.Seeds;
 import org.libtp.core.txn.Txn;
@@ -17,6 +19,7 @@ import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Page reclamation: emptied leaves are unlinked and reused, overflow chains freed; the file stays bounded. */
@@ -26,6 +29,25 @@ class BtreeReclaimTest {
 
     private static byte[] key(int w, long n) {
         return String.format("w%d/%010d", w, n).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aDamagedFreeListPageIsReportedAsCorruptionWithNothingLeftPinned() {
+        try (BtreeModelTest.Fixture fx = new BtreeModelTest.Fixture(home, 64)) {
+            Btree tree = fx.tree;
+            Page p = tree.allocate(BtreeLog.NONE);
+            long pageNo = p.pageNo();
+            fx.bp.unpin(p, false);
+            tree.free(pageNo, BtreeLog.NONE);
+            Page q = fx.bp.get(tree.file, pageNo, 0);
+            q.latch();
+            q.setType(BtreePage.OVERFLOW); // no longer a free page, though the list's head
+            q.unlatch();
+            fx.bp.unpin(q, true);
+            CorruptionException e = assertThrows(CorruptionException.class, () -> tree.allocate(BtreeLog.NONE));
+            assertTrue(e.getMessage().contains("is on the free list but has type " + BtreePage.OVERFLOW), e.getMessage());
+            assertEquals(0, fx.bp.stats().pinnedFrames());
+        }
     }
 
     @Test
