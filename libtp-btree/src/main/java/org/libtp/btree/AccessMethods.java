@@ -1,7 +1,7 @@
 package org.libtp.btree;
 
 import org.libtp.core.buffer.Page;
-import org.libtp.core.buffer.SharedBufferPool;
+import org.libtp.core.buffer.BufferManager;
 import org.libtp.core.tp.TxnEnvironment;
 import org.libtp.core.txn.ResourceManager;
 import org.libtp.core.txn.Txn;
@@ -62,7 +62,7 @@ public final class AccessMethods {
      * The record manager to register with the transaction manager (redo/undo of B-tree
      * records); {@code orders} resolves the key order names recorded in B-tree meta pages.
      */
-    public static ResourceManager recordManager(SharedBufferPool pool, Function<String, Comparator<byte[]>> orders) {
+    public static ResourceManager recordManager(BufferManager pool, Function<String, Comparator<byte[]>> orders) {
         return new BtreeRecords(pool, orders);
     }
 

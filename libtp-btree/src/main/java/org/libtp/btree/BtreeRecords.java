@@ -4,7 +4,6 @@ import org.libtp.core.CorruptionException;
 import org.libtp.core.buffer.BufferManager;
 import org.libtp.core.buffer.Page;
 import org.libtp.core.buffer.PageHeader;
-import org.libtp.core.buffer.SharedBufferPool;
 import org.libtp.core.log.LogEntry;
 import org.libtp.core.log.LogRecordCodec;
 import org.libtp.core.log.Lsn;
@@ -14,8 +13,10 @@ import org.libtp.core.log.record.RecordType;
 import org.libtp.core.txn.ResourceManager;
 
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The B-tree's record manager: redo of leaf inserts and deletes by slot (physiological: skipped
@@ -25,10 +26,10 @@ import java.util.Set;
  * descends from it). Split images are the buffer manager's PAGE_IMAGE records (redo-only).
  */
 final class BtreeRecords implements ResourceManager {
-    private final SharedBufferPool pool;
+    private final BufferManager pool;
     private final java.util.function.Function<String, java.util.Comparator<byte[]>> orders;
 
-    BtreeRecords(SharedBufferPool pool, java.util.function.Function<String, java.util.Comparator<byte[]>> orders) {
+    BtreeRecords(BufferManager pool, Function<String, Comparator<byte[]>> orders) {
         this.pool = pool;
         this.orders = orders;
         BtreeLeafRecord.register(); // before recovery decodes the first one

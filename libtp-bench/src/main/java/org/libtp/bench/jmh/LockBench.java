@@ -81,7 +81,8 @@ public class LockBench {
         try {
             tp = TxnEnvironment.open(dir, RegionEnvironmentConfig.builder().failCheckMillis(0).build(), LogConfig.defaults(),
                     TxnConfig.defaults(), BufferConfig.builder().poolBytes(1L << 20).build(),
-                    LockConfig.builder().detectIntervalMillis(0).build(), new FileStorage(dir), parts -> List.of());
+                    LockConfig.builder().detectIntervalMillis(0).escalationThreshold(0).build(), new FileStorage(dir),
+                    parts -> List.of()); // no escalation: a trial of millions of locks would otherwise measure the file lock
             lm = tp.locks();
             txn = tp.txn().begin();
             lm.lock(txn, held, LockMode.WRITE, 0); // held for the whole trial: libtpRelockHeld's page

@@ -507,22 +507,26 @@ public final class SharedLockManager implements LockManager {
                 fl.forget(obj.fileId()); // asked again next time (a re-lock if still held)
             }
         } else if (known && fl.held(obj.fileId()) >= 0 && LockMode.covers(fl.held(obj.fileId()), LockMode.READ.ordinal())) {
-            // Under a file lock the page may never have been locked itself: nothing to give back then.
-            try {
-                unlockObject(txn, obj);
-            } catch (IllegalStateException notHeld) {
-                // covered by the file lock
-            }
+            // Under a file lock the page may never have been locked itself: nothing to give back
+            // then (not an exception: after an escalation every unlock of a covered page is one).
+            unlockObject(txn, obj, false);
             return;
         }
-        unlockObject(txn, obj);
+        unlockObject(txn, obj, true);
     }
 
-    private void unlockObject(Locker txn, LockObject obj) {
+    /**
+     * Gives back one reference to {@code txn}'s lock on {@code obj}; false if it holds none (an
+     * {@link IllegalStateException} instead if {@code mustHold}).
+     */
+    private boolean unlockObject(Locker txn, LockObject obj, boolean mustHold) {
         int me = txn.slot();
         long lk = t.locker(me);
         if (mem.getLong(lk + L_TXN) != txn.id()) {
-            throw notHeld(txn, obj);
+            if (mustHold) {
+                throw notHeld(txn, obj);
+            }
+            return false;
         }
         int h = LockTable.hash(obj.fileId(), obj.pageNo());
         int p = h & partMask;
@@ -546,13 +550,16 @@ public final class SharedLockManager implements LockManager {
             }
             int r = i == 0 ? -1 : t.findRequest(oa, me);
             if (r < 0) {
-                throw notHeld(txn, obj);
+                if (mustHold) {
+                    throw notHeld(txn, obj);
+                }
+                return false;
             }
             long ra = t.req(r);
             int refs = mem.getInt(ra + R_REFS) - 1;
             if (refs > 0) {
                 mem.putInt(ra + R_REFS, refs);
-                return;
+                return true;
             }
             t.chainRemove(lk, r);
             if (mem.getLong(ra + R_QNEXT) == 0) {
@@ -581,6 +588,7 @@ public final class SharedLockManager implements LockManager {
         if (posts > 0) {
             t.flushWakeups();
         }
+        return true;
     }
 
     @Override
