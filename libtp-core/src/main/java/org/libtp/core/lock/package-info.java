@@ -148,6 +148,16 @@
  * granted without the table; an {@code unlock} of such a page is then a no-op. Whole-file locks
  * of the SHARED open mode are the same READ and WRITE on the file object.
  *
+ * <h2>The lock cache</h2>
+ * {@code FileLocks} also keeps the page locks the transaction holds, with their modes. A request
+ * that a held lock covers takes its reference there, without a partition latch or the table
+ * (locks are counted references: each lock call one); an unlock gives back such a reference
+ * first, and otherwise drops the entry and goes to the table, which knows whether the lock is
+ * still held. So the cache never claims a lock the table does not hold: entries are made only
+ * after a grant and dropped before a release, a downgrade lowers the entry, and escalation (which
+ * gives back covered page locks) and {@code unlockAll} drop them. Nobody but its own thread
+ * releases a live transaction's locks (failCheck releases only dead processes' lockers).
+ *
  * <h2>Waiting for oneself</h2>
  * A request that would wait directly for a transaction of this JVM that the same thread last
  * asked a lock for is refused at once ({@code SelfDeadlockException}): that thread cannot end
