@@ -267,6 +267,7 @@ public final class SharedLog implements LogManager {
             return;
         }
         long lsn = from == Lsn.NULL ? Lsn.of(numbers[0], LogFileHeader.SIZE) : from;
+        LogScanWindow window = new LogScanWindow(files, mem);
         while (true) {
             long end = endLsn();
             if (lsn >= end) {
@@ -278,9 +279,13 @@ public final class SharedLog implements LogManager {
                 lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE);
                 continue;
             }
-            LogEntry e;
+            LogEntry e = window.read(lsn);
             try {
-                e = read(lsn);
+                if (e == null) {
+                    e = read(lsn);
+                } else {
+                    env.checkValid();
+                }
             } catch (IllegalArgumentException | CorruptionException ex) {
                 // The end of a file that is not the last: move to the next file.
                 if (Lsn.file(lsn) < Lsn.file(end) && files.endOfFile(lsn)) {

@@ -67,6 +67,61 @@ class SharedLogTest {
         }
     }
 
+    /**
+     * A forward scan reads files through a 1 MiB window: records of many sizes across several
+     * window boundaries and across files, the newest only in the shared buffer, all come back as
+     * appended; a damaged record in the middle of a window is still a CorruptionException
+     * naming its LSN, and one past the window's reach too.
+     */
+    @Test
+    void scanThroughTheWindowSeesEveryRecordAndReportsDamage() throws Exception {
+        LogConfig big = LogConfig.builder().fileSize(3L << 20).bufferSize(256 * 1024).build();
+        List<Long> lsns = new ArrayList<>();
+        List<byte[]> payloads = new ArrayList<>();
+        java.util.Random r = new java.util.Random(7);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), big)) {
+            long written = 0;
+            for (int i = 0; written < (7L << 20); i++) {
+                byte[] p = new byte[r.nextInt(4) == 0 ? r.nextInt(120_000) : r.nextInt(400)];
+                r.nextBytes(p);
+                lsns.add(log.append(7, i, Lsn.NULL, p));
+                payloads.add(p);
+                written += p.length + LogRecordCodec.HEADER_SIZE;
+            }
+            assertTrue(log.fileNumbers().length >= 3, "several files");
+            List<LogEntry> all = new ArrayList<>();
+            log.scan(Lsn.NULL, all::add); // the last records are in the shared buffer only
+            assertEquals(lsns.size(), all.size());
+            for (int i = 0; i < all.size(); i++) {
+                assertEquals(lsns.get(i), all.get(i).lsn());
+                assertArrayEquals(payloads.get(i), all.get(i).payload(), "record " + i);
+            }
+            List<LogEntry> tail = new ArrayList<>();
+            log.scan(lsns.get(lsns.size() / 2), tail::add);
+            assertEquals(lsns.size() - lsns.size() / 2, tail.size());
+            log.flush(log.endLsn(), Durability.SYNC);
+        }
+        // Damage a record well inside the first file's second MiB.
+        int victim = 0;
+        while (Lsn.file(lsns.get(victim)) == Lsn.file(lsns.get(0)) && Lsn.offset(lsns.get(victim)) < (3L << 19)) {
+            victim++;
+        }
+        long bad = lsns.get(victim);
+        Path f = home.resolve(LogFileHeader.fileName(Lsn.file(bad)));
+        try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
+            raf.seek(Lsn.offset(bad) + LogRecordCodec.HEADER_SIZE);
+            raf.write(payloads.get(victim).length > 0 ? ~payloads.get(victim)[0] : 1);
+        }
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), big)) {
+            int[] seen = {0};
+            CorruptionException e = assertThrows(CorruptionException.class, () -> log.scan(Lsn.NULL, x -> ++seen[0] > 0));
+            assertTrue(e.getMessage().contains(Lsn.toString(bad)), e.getMessage());
+            assertEquals(victim, seen[0], "every record before the damaged one was seen");
+        }
+    }
+
     @Test
     void writeNoSyncReachesTheFileAndNoSyncStaysInTheBuffer() throws Exception {
         try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
