@@ -90,15 +90,20 @@ final class FileLocks {
         if (2 * (cached + 1) > modes.length) {
             grow();
         }
+        insert(fileId, pageNo, mode + 1, 0);
+    }
+
+    /** Puts an entry known to be absent, in a table with room. */
+    private void insert(int fileId, long pageNo, int modePlusOne, int references) {
         int mask = modes.length - 1;
-        i = home(fileId, pageNo, mask);
+        int i = home(fileId, pageNo, mask);
         while (modes[i] != 0) {
             i = i + 1 & mask;
         }
         pages[i] = pageNo;
         files[i] = fileId;
-        modes[i] = (byte) (mode + 1);
-        refs[i] = 0;
+        modes[i] = (byte) modePlusOne;
+        refs[i] = references;
         cached++;
     }
 
@@ -150,8 +155,7 @@ final class FileLocks {
         cached = 0;
         for (int i = 0; i < m.length; i++) {
             if (m[i] != 0 && f[i] != dropFile) {
-                pageHeld(f[i], p[i], m[i] - 1);
-                refs[find(f[i], p[i])] = r[i];
+                insert(f[i], p[i], m[i], r[i]);
             }
         }
     }

@@ -11,18 +11,20 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * A forward scan's window on one log file: records are cut out of large sequential reads (1 MiB)
- * instead of two {@code pread}s each, which made recovery after a crash take seconds of system
+ * A forward scan's window on one log file: records are cut out of large sequential reads (64 KiB
+ * at first, doubling to 1 MiB, so a scan that stops after a few records reads little) instead of
+ * two {@code pread}s each, which made recovery after a crash take seconds of system
  * calls for a checkpoint interval of log. Only a fast path: a record it cannot return whole and
  * checked (not yet written to its file, longer than the window, past the file's end, a zero or
  * impossible length, a bad checksum) is read the ordinary way, which reports it as before.
  */
 final class LogScanWindow {
     static final int SIZE = 1 << 20;
+    private static final int FIRST = 64 * 1024;
 
     private final LogFiles files;
     private final Memory mem;
-    private final byte[] buf = new byte[SIZE];
+    private byte[] buf = new byte[0];
     private int file = -1;
     private String name;
     private long base;
@@ -48,7 +50,7 @@ final class LogScanWindow {
                 }
             }
             int length = intAt((int) (off - base) + LogRecordCodec.OFF_LENGTH);
-            if (length < LogRecordCodec.HEADER_SIZE || length > SIZE || lsn + length > written) {
+            if (length < LogRecordCodec.HEADER_SIZE || lsn + length > written) {
                 return null;
             }
             if (off + length > base + len && (!fill(n, off) || length > len)) {
@@ -64,7 +66,10 @@ final class LogScanWindow {
     private boolean fill(int n, long off) throws IOException {
         StorageFile f = files.file(n);
         long size = files.sizeOf(n);
-        int want = (int) Math.min(SIZE, size - off);
+        if (buf.length < SIZE) {
+            buf = new byte[buf.length == 0 ? FIRST : 2 * buf.length];
+        }
+        int want = (int) Math.min(buf.length, size - off);
         if (want < LogRecordCodec.HEADER_SIZE) {
             return false;
         }

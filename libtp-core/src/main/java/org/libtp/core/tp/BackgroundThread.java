@@ -28,7 +28,7 @@ final class BackgroundThread {
         } else {
             try {
                 Native.register(BackgroundThread.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
-            } catch (Throwable t) { // UnsatisfiedLinkError and friends: normal priority
+            } catch (LinkageError | RuntimeException t) { // no libc or no JNA dispatch: normal priority
                 problem = "cannot bind libc: " + t;
             }
         }
@@ -62,7 +62,7 @@ final class BackgroundThread {
             }
             try {
                 result[0] = work.call();
-            } catch (Throwable e) {
+            } catch (Throwable e) { // handed to the caller, which rethrows it as the work would have
                 failure[0] = e;
             }
         }, name);
