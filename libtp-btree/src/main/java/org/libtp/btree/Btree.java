@@ -134,6 +134,24 @@ final class Btree {
         long pageNo = ROOT;
         boolean locked = false; // this descent holds a leafMode reference on pageNo
         while (true) {
+            if (!locked) {
+                long step = optimisticStep(pageNo, key);
+                if (step >= 0) {
+                    if ((step & STEP_RIGHT) != 0) {
+                        pageNo = step >>> 2;
+                        continue;
+                    }
+                    if (path != null) {
+                        path.add(pageNo);
+                    }
+                    pageNo = step >>> 2;
+                    if ((step & STEP_TO_LEAF) != 0) {
+                        prot.lock(pageNo, leafMode);
+                        locked = true;
+                    }
+                    continue;
+                }
+            }
             BtreePage bp;
             boolean free;
             boolean leafPage = false;
@@ -201,6 +219,101 @@ final class Btree {
         }
     }
 
+    private static final Object NOT_READ = new Object();
+    private static final Object ABSENT = new Object();
+
+    /**
+     * The descent of {@link #findLeaf} through internal pages read optimistically only: locks
+     * the leaf that covers {@code key} in {@code mode} and returns its page number, or -1
+     * (nothing locked) as soon as a page cannot be read that way.
+     */
+    private long lockLeafOptimistically(byte[] key, Protection prot, LockMode mode) {
+        long pageNo = ROOT;
+        for (int hops = 0; hops < 64; hops++) {
+            long step = optimisticStep(pageNo, key);
+            if (step < 0) {
+                return -1;
+            }
+            pageNo = step >>> 2;
+            if ((step & STEP_RIGHT) == 0 && (step & STEP_TO_LEAF) != 0) {
+                prot.lock(pageNo, mode);
+                return pageNo;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The value under {@code key} read from leaf {@code pageNo} (locked) optimistically: a copy,
+     * {@link #ABSENT}, or {@link #NOT_READ} when the leaf must be read the ordinary way (not in
+     * the pool, latched, changed while read, no longer the key's leaf, or the value is in an
+     * overflow chain).
+     */
+    private Object readLeafOptimistically(long pageNo, byte[] key) {
+        Page p = bm.tryOptimistic(file, pageNo);
+        if (p == null) {
+            return NOT_READ;
+        }
+        Object found;
+        try {
+            BtreePage bp = new BtreePage(p);
+            if (bp.type() != BtreePage.LEAF) {
+                return NOT_READ;
+            }
+            bp.check("descent");
+            if (bp.beyondHighKey(key, cmp)) {
+                return NOT_READ;
+            }
+            int i = bp.lowerBound(key, cmp);
+            if (i < bp.count() && bp.compareAt(i, key, cmp) == 0) {
+                byte[] v = bp.inlineValue(i);
+                found = v == null ? NOT_READ : v;
+            } else {
+                found = ABSENT;
+            }
+        } catch (RuntimeException torn) {
+            return NOT_READ;
+        }
+        return p.validate() ? found : NOT_READ;
+    }
+
+    private static final long STEP_RIGHT = 1;
+    private static final long STEP_TO_LEAF = 2;
+
+    /**
+     * One step of the descent through an internal page read optimistically (no pin, no latch,
+     * nothing shared written; LeanStore's optimistic latch coupling): {@code next << 2} with
+     * {@link #STEP_RIGHT} (move right: the key is at or above the high key) or
+     * {@link #STEP_TO_LEAF} (the child is a leaf), or -1 when the page must be read the ordinary
+     * way: not in the pool, latched, changed while read, a leaf or free. What an invalid read
+     * threw is dropped with it; a valid read that finds damage falls back too, and the ordinary
+     * read reports it.
+     */
+    private long optimisticStep(long pageNo, byte[] key) {
+        Page p = bm.tryOptimistic(file, pageNo);
+        if (p == null) {
+            return -1;
+        }
+        long step;
+        try {
+            BtreePage bp = new BtreePage(p);
+            if (bp.type() != BtreePage.INTERNAL) {
+                return -1; // a leaf is pinned and latched to be read; a free page restarts there
+            }
+            bp.check("descent");
+            if (bp.beyondHighKey(key, cmp)) {
+                long right = bp.rightLink();
+                step = right == 0 ? -1 : right << 2 | STEP_RIGHT;
+            } else {
+                long child = bp.child(bp.childSlot(key, cmp));
+                step = child << 2 | (bp.level() == 1 ? STEP_TO_LEAF : 0);
+            }
+        } catch (RuntimeException torn) {
+            return -1;
+        }
+        return p.validate() ? step : -1;
+    }
+
     void checkKey(byte[] key) {
         if (key.length == 0) {
             throw new IllegalArgumentException("keys must not be empty");
@@ -223,6 +336,17 @@ final class Btree {
      */
     byte[] get(byte[] key, Protection prot, boolean forUpdate) {
         checkKey(key);
+        if (!forUpdate) {
+            long leaf = lockLeafOptimistically(key, prot, LockMode.READ);
+            if (leaf >= 0) {
+                Object found = readLeafOptimistically(leaf, key);
+                if (found != NOT_READ) {
+                    return found == ABSENT ? null : (byte[]) found;
+                }
+                // Read the ordinary way below; the leaf's lock reference taken here is kept
+                // with the transaction's other locks.
+            }
+        }
         Page p = findLeaf(key, prot, forUpdate ? LockMode.WRITE : LockMode.READ, null);
         try (PinnedPage h = PinnedPage.of(bm, p).latch()) {
             BtreePage bp = new BtreePage(h.page());

@@ -158,6 +158,21 @@ final class BtreePage {
         return page.getBytes(c + LEAF_CELL_HEADER + k, d);
     }
 
+    /**
+     * A copy of the value of leaf slot {@code i} if it is stored inline (without its tag), or
+     * null if it is in an overflow chain.
+     */
+    byte[] inlineValue(int i) {
+        int c = slot(i);
+        int k = keyLen(c);
+        int d = page.getShort(c + 2);
+        if (d < 1 || c + LEAF_CELL_HEADER + k + d > size) {
+            throw corrupt("cell at " + c + " has data length " + d);
+        }
+        int at = c + LEAF_CELL_HEADER + k;
+        return page.getByte(at) == BtreeOverflow.INLINE ? page.getBytes(at + 1, d - 1) : null;
+    }
+
     /** A zero-copy read-only view of the data of leaf slot {@code i}. */
     java.nio.ByteBuffer dataView(int i) {
         int c = slot(i);
@@ -208,36 +223,58 @@ final class BtreePage {
         return freeContiguous() + page.getShort(OFF_GARBAGE);
     }
 
-    /** Keys up to this long are compared in place (see compareAt). */
-    private static final int SHORT_KEY = 16;
-
-    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[65536]);
+    private static final java.lang.invoke.VarHandle BIG_ENDIAN_LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
 
     /**
-     * Compares the key in slot {@code i} with {@code key}: without allocating when the order is
-     * the default unsigned byte order (the key is copied into a per-thread scratch buffer).
+     * Compares the key in slot {@code i} with {@code key}: in place, without allocating, when
+     * the order is the default unsigned byte order.
      */
     int compareAt(int i, byte[] key, Comparator<byte[]> cmp) {
         if (cmp != Btree.DEFAULT_ORDER) {
             return cmp.compare(key(i), key);
         }
-        int c = slot(i);
-        int n = keyLen(c);
-        int off = c + (isLeaf() ? LEAF_CELL_HEADER : INTERNAL_CELL_HEADER);
-        if (n <= SHORT_KEY) {
-            // Short keys byte by byte: cheaper than a bulk copy out of the mapped page.
-            int m = Math.min(n, key.length);
-            for (int j = 0; j < m; j++) {
-                int d = (page.getByte(off + j) & 0xFF) - (key[j] & 0xFF);
-                if (d != 0) {
-                    return d;
-                }
-            }
-            return n - key.length;
+        return compareSlot(i, key, cellStart(), isLeaf() ? LEAF_CELL_HEADER : INTERNAL_CELL_HEADER);
+    }
+
+    /**
+     * {@link #compareAt} in the default order, with the header fields a search reads once
+     * ({@code cellStart}, the cell header size): the slot and key length checked as
+     * {@link #slot} and {@link #keyLen} check them.
+     */
+    private int compareSlot(int i, byte[] key, int cellStart, int cellHeader) {
+        int c = page.getShort(OFF_SLOTS + 2 * i);
+        if (c < cellStart || c > size - 2) {
+            throw corrupt("slot " + i + " points to " + c);
         }
-        byte[] scratch = SCRATCH.get();
-        page.getBytes(off, scratch, 0, n);
-        return java.util.Arrays.compareUnsigned(scratch, 0, n, key, 0, key.length);
+        int n = page.getShort(c);
+        if (c + cellHeader + n > size) {
+            throw corrupt("cell at " + c + " has key length " + n);
+        }
+        return compareInPlace(c + cellHeader, n, key);
+    }
+
+    /**
+     * The unsigned byte order of the {@code n} bytes at {@code off} against {@code key}, eight
+     * bytes at a time (a big-endian long compares as the bytes do), then byte by byte.
+     */
+    private int compareInPlace(int off, int n, byte[] key) {
+        int m = Math.min(n, key.length);
+        int j = 0;
+        for (; j + 8 <= m; j += 8) {
+            long a = Long.reverseBytes(page.getLong(off + j)); // pages are little-endian (native)
+            long b = (long) BIG_ENDIAN_LONG.get(key, j);
+            if (a != b) {
+                return Long.compareUnsigned(a, b);
+            }
+        }
+        for (; j < m; j++) {
+            int d = (page.getByte(off + j) & 0xFF) - (key[j] & 0xFF);
+            if (d != 0) {
+                return d;
+            }
+        }
+        return Integer.compare(n, key.length);
     }
 
     /**
@@ -245,11 +282,25 @@ final class BtreePage {
      * leaf.
      */
     int lowerBound(byte[] key, Comparator<byte[]> cmp) {
-        int lo = isLeaf() ? 0 : 1;
+        boolean leaf = isLeaf();
+        int lo = leaf ? 0 : 1;
         int hi = count();
+        if (cmp != Btree.DEFAULT_ORDER) {
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (cmp.compare(key(mid), key) < 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+        int cs = cellStart();
+        int header = leaf ? LEAF_CELL_HEADER : INTERNAL_CELL_HEADER;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compareAt(mid, key, cmp) < 0) {
+            if (compareSlot(mid, key, cs, header) < 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -262,9 +313,21 @@ final class BtreePage {
     int childSlot(byte[] key, Comparator<byte[]> cmp) {
         int lo = 1;
         int hi = count();
+        if (cmp != Btree.DEFAULT_ORDER) {
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (cmp.compare(key(mid), key) <= 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo - 1;
+        }
+        int cs = cellStart();
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compareAt(mid, key, cmp) <= 0) {
+            if (compareSlot(mid, key, cs, INTERNAL_CELL_HEADER) <= 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -278,8 +341,22 @@ final class BtreePage {
      * of the right sibling when the page split. A search must move right.
      */
     boolean beyondHighKey(byte[] key, Comparator<byte[]> cmp) {
-        byte[] hk = highKey();
-        return hk != null && cmp.compare(key, hk) >= 0;
+        if (cmp != Btree.DEFAULT_ORDER) {
+            byte[] hk = highKey();
+            return hk != null && cmp.compare(key, hk) >= 0;
+        }
+        int off = page.getShort(OFF_HIGH_KEY);
+        if (off == 0) {
+            return false;
+        }
+        if (off < cellStart() || off > size - 2) {
+            throw corrupt("high key at " + off);
+        }
+        int n = page.getShort(off);
+        if (off + 2 + n > size) {
+            throw corrupt("high key length " + n);
+        }
+        return compareInPlace(off + 2, n, key) <= 0;
     }
 
     // ------------------------------------------------------------------ changes (latched page)

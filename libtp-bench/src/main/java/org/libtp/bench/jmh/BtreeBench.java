@@ -153,6 +153,28 @@ public class BtreeBench {
         return tp.get(readTxn, nextKey());
     }
 
+    private static final java.util.function.Function<ByteBuffer, Object> FIRST_BYTE = b -> b.get(b.position()) == 0 ? Boolean.TRUE : Boolean.FALSE;
+
+    /** The zero-copy get ({@code get(txn, key, reader)}), 100 per read-only transaction. */
+    @Benchmark
+    public Object getTpZeroCopy100PerTxn() {
+        if (readTxn == null || readsInTxn == 100) {
+            if (readTxn != null) {
+                readTxn.commit();
+            }
+            readTxn = tpEnv.beginTransaction(Durability.NO_SYNC, true);
+            readsInTxn = 0;
+        }
+        readsInTxn++;
+        return tp.get(readTxn, nextKey(), FIRST_BYTE);
+    }
+
+    /** The zero-copy get in unprotected mode. */
+    @Benchmark
+    public Object getUnprotectedZeroCopy() {
+        return plain.get(null, nextKey(), FIRST_BYTE);
+    }
+
     @Benchmark
     public byte[] getUnprotected() {
         return plain.get(null, nextKey());

@@ -48,6 +48,9 @@ import org.libtp.core.region.LatchArray;
  *                           56  4 dirty
  *                           60  4 ref       CLOCK reference bit
  *                           64  4 validLength
+ *                           68  4 seq       odd while a latch holder may change the frame,
+ *                                           bumped at latch and unlatch: optimistic readers
+ *                                           validate against it and write nothing shared
  *         OFF_PAGES  pageSize*F  the pages (aligned to the page size)
  * </pre>
  *
@@ -65,8 +68,11 @@ import org.libtp.core.region.LatchArray;
  * </pre>
  */
 final class BufferLayout {
-    /** 2: evictions; 3: file generation; 4: the layout in its own class, fingerprinted by its constants. */
-    static final int LAYOUT_VERSION = 4;
+    /**
+     * 2: evictions; 3: file generation; 4: the layout in its own class, fingerprinted by its
+     * constants; 5: the frame sequence for optimistic reads.
+     */
+    static final int LAYOUT_VERSION = 5;
 
     static final long OFF_REGISTRY_LATCH = 256;
     static final long OFF_CLOCK = 320;
@@ -101,6 +107,7 @@ final class BufferLayout {
     static final int FR_DIRTY = 56;
     static final int FR_REF = 60;
     static final int FR_VALID = 64;
+    static final int FR_SEQ = 68;
     static final int FREE = 0;
     static final int LOADING = 1;
     static final int VALID = 2;

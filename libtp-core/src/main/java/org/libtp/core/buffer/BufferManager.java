@@ -49,6 +49,16 @@ public interface BufferManager extends AutoCloseable {
      */
     Page get(int fileId, long pageNo, int flags);
 
+    /**
+     * An optimistic view of the page if it is in the pool and no latch holder is changing it,
+     * else null (then {@link #get} it): nothing shared is written, no pin is taken (LeanStore's
+     * version-validated latch). Reads through the view are bounds-checked against the frame but
+     * may see a page half changed, or another page if the frame is reused meanwhile: the reader
+     * trusts what it read only once {@link Page#validate()} returns true, and otherwise drops
+     * it, exceptions included. The view cannot be latched, changed or unpinned.
+     */
+    Page tryOptimistic(int fileId, long pageNo);
+
     /** Appends a new page to the file (numbers are handed out atomically) and returns it pinned. */
     Page allocate(int fileId);
 

@@ -76,8 +76,7 @@ final class Clock {
                     log.flush(flushTo, Durability.SYNC);
                 }
             }
-            Latch fl = ft.frameLatch(f);
-            if (!fl.tryAcquire()) {
+            if (!ft.tryLatchFrame(f)) {
                 continue;
             }
             boolean keep = false;
@@ -125,7 +124,7 @@ final class Clock {
                 return f;
             } finally {
                 if (!keep) {
-                    fl.release();
+                    ft.unlatchFrame(f);
                 }
             }
         }

@@ -61,6 +61,65 @@ final class FrameTable {
         return frameLatches[f];
     }
 
+    // Every holder of a frame latch makes the frame's sequence odd while it holds it and even
+    // again before it lets go (a seqlock beside the latch): an optimistic reader that saw the
+    // same even value before and after its reads saw no holder change the page or the frame's
+    // identity. Holders that only read (a flush, a latched reader) invalidate optimistic reads
+    // needlessly but safely.
+
+    /** Takes frame {@code f}'s latch (across processes) and opens its sequence. */
+    void latchFrame(int f) {
+        frameLatches[f].acquire();
+        openSeq(f);
+    }
+
+    /** {@link #latchFrame} if the latch is free now; false (nothing taken) otherwise. */
+    boolean tryLatchFrame(int f) {
+        if (!frameLatches[f].tryAcquire()) {
+            return false;
+        }
+        openSeq(f);
+        return true;
+    }
+
+    /** Closes frame {@code f}'s sequence and releases its latch. */
+    void unlatchFrame(int f) {
+        long at = meta(f) + FR_SEQ;
+        mem.putIntVolatile(at, (mem.getInt(at) | 1) + 1); // the next even value
+        frameLatches[f].release();
+    }
+
+    private void openSeq(int f) {
+        // Only the latch holder writes it: a plain read and a volatile (release) write suffice.
+        // The next odd value, whatever the parity left behind (a holder that died holding it).
+        long at = meta(f) + FR_SEQ;
+        mem.putIntVolatile(at, (mem.getInt(at) + 1) | 1);
+        java.lang.invoke.VarHandle.storeStoreFence(); // the page's changes come after it
+    }
+
+    /** The frame's sequence: odd while a latch holder may be changing it. */
+    int seq(int f) {
+        return mem.getIntVolatile(meta(f) + FR_SEQ);
+    }
+
+    /**
+     * The frame holding the page, or -1, found without the partition latch: the chain may be
+     * changing under the walk, so the answer is only a guess that the caller checks against the
+     * frame's identity under its sequence. A walk longer than the pool (a chain relinked under
+     * it) gives up.
+     */
+    int findOptimistic(int bucket, int fileId, long pageNo) {
+        int f = mem.getIntVolatile(bucketAt(bucket)) - 1;
+        for (int guard = 0; f >= 0 && f < frames && guard <= frames; guard++) {
+            long m = meta(f);
+            if (mem.getInt(m + FR_FILE) == fileId && mem.getLong(m + FR_PAGE) == pageNo) {
+                return f;
+            }
+            f = mem.getInt(m + FR_NEXT) - 1;
+        }
+        return -1;
+    }
+
     int bucket(int fileId, long pageNo) {
         long h = (pageNo * 0x9E3779B97F4A7C15L) ^ ((long) fileId * 0xC2B2AE3D27D4EB4FL);
         h ^= h >>> 29;

@@ -29,9 +29,21 @@ public final class Page {
     private final int validLength;
     boolean pinned = true;
     boolean latched;
+    /** An optimistic view ({@link BufferManager#tryOptimistic}): not pinned, read only, validated. */
+    final boolean optimistic;
+    /** The frame's sequence when the optimistic view was taken (even). */
+    private final int seq;
 
     Page(SharedBufferPool pool, int frame, long base, Memory mem, java.nio.ByteBuffer buf, int fileId, long pageNo,
          int size, int validLength) {
+        this(pool, frame, base, mem, buf, fileId, pageNo, size, validLength, -1);
+    }
+
+    /** {@code seq} &gt;= 0: an optimistic view taken at that frame sequence. */
+    Page(SharedBufferPool pool, int frame, long base, Memory mem, java.nio.ByteBuffer buf, int fileId, long pageNo,
+         int size, int validLength, int seq) {
+        this.optimistic = seq >= 0;
+        this.seq = seq;
         this.pool = pool;
         this.frame = frame;
         this.base = base;
@@ -69,10 +81,14 @@ public final class Page {
     /** Takes the frame latch (exclusive, across processes). */
     public void latch() {
         checkPinned();
+        if (optimistic) {
+            throw new IllegalStateException("page " + pageNo + " of file " + fileId + " is an optimistic view: "
+                    + "get the page to latch it");
+        }
         if (latched) {
             throw new IllegalStateException("page " + pageNo + " of file " + fileId + " is already latched by this handle");
         }
-        pool.frameLatch(frame).acquire();
+        pool.latchFrame(frame);
         latched = true;
     }
 
@@ -81,7 +97,27 @@ public final class Page {
             throw new IllegalStateException("page " + pageNo + " of file " + fileId + " is not latched by this handle");
         }
         latched = false;
-        pool.frameLatch(frame).release();
+        pool.unlatchFrame(frame);
+    }
+
+    /**
+     * True if this is a pinned page, or an optimistic view that no latch holder has changed (or
+     * given to another page) since it was taken: what was read through it before this call is
+     * a consistent state of the page. What an invalid view returned may be any mix of bytes
+     * (always within the frame): decisions taken on it must be dropped, and exceptions it
+     * caused too.
+     */
+    public boolean validate() {
+        if (!optimistic) {
+            return pinned;
+        }
+        java.lang.invoke.VarHandle.acquireFence(); // the reads above come before the sequence's
+        return pool.frameUnchanged(frame, seq);
+    }
+
+    /** True for a view from {@link BufferManager#tryOptimistic} (never pinned, read only). */
+    public boolean isOptimistic() {
+        return optimistic;
     }
 
     public boolean isLatched() {
@@ -112,6 +148,7 @@ public final class Page {
 
     public void setType(int type) {
         checkPinned();
+        checkNotOptimistic();
         if (type < 0 || type > 255) {
             throw new IllegalArgumentException("page type " + type + " not in [0, 255]");
         }
@@ -245,6 +282,7 @@ public final class Page {
     /** Writes to the header area too (recovery's redo of a logged change, by the page record manager). */
     public void putBytesAnywhere(int off, byte[] src) {
         check(off, src.length);
+        checkNotOptimistic();
         if (off < PageHeader.OFF_TYPE) {
             throw new IllegalArgumentException("offset " + off + " is in the buffer manager's page header");
         }
@@ -261,9 +299,16 @@ public final class Page {
 
     private void checkWrite(int off, int len) {
         check(off, len);
+        checkNotOptimistic();
         if (off < PageHeader.OFF_RESERVED) {
             throw new IllegalArgumentException("offset " + off + " is in the buffer manager's page header (first "
                     + PageHeader.OFF_RESERVED + " bytes)");
+        }
+    }
+
+    private void checkNotOptimistic() {
+        if (optimistic) {
+            throw new IllegalStateException("page " + pageNo + " of file " + fileId + " is an optimistic view: read only");
         }
     }
 

@@ -14,7 +14,6 @@ import org.libtp.core.log.record.RecordType;
 import org.libtp.core.memory.Memory;
 import org.libtp.core.storage.StorageErrors;
 import org.libtp.core.storage.StorageFile;
-import org.libtp.core.sync.Latch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +44,7 @@ final class PageWriter {
     private final Layout lay;
     private final Memory mem;
     private final DataFileTable files;
-    private final Latch[] frameLatches;
+    private final FrameTable ft;
     private final int frames;
     private final int pageSize;
     /** Log each page's image (forced) before writing it: recovery repairs torn writes from it. */
@@ -55,14 +54,14 @@ final class PageWriter {
     final LongAdder imagedWrites = new LongAdder();
 
     PageWriter(SharedBufferPool pool, RegionEnvironment env, LogManager log, Layout lay, Memory mem, DataFileTable files,
-               Latch[] frameLatches, boolean imagesBeforeWrites, ThreadLocal<byte[]> io) {
+               FrameTable ft, boolean imagesBeforeWrites, ThreadLocal<byte[]> io) {
         this.pool = pool;
         this.env = env;
         this.log = log;
         this.lay = lay;
         this.mem = mem;
         this.files = files;
-        this.frameLatches = frameLatches;
+        this.ft = ft;
         this.frames = lay.frames();
         this.pageSize = lay.pageSize();
         this.imagesBeforeWrites = imagesBeforeWrites;
@@ -263,13 +262,13 @@ final class PageWriter {
         }
         for (int k = 0; k < n; k++) {
             int f = found[k];
-            frameLatches[f].acquire();
+            ft.latchFrame(f);
             try {
                 if (stillToWrite(f, fileId)) {
                     write(f);
                 }
             } finally {
-                frameLatches[f].release();
+                ft.unlatchFrame(f);
             }
         }
     }
@@ -310,11 +309,11 @@ final class PageWriter {
         for (int k = from; k < to; k++) {
             int f = found[k];
             if (tryOnly) {
-                if (!frameLatches[f].tryAcquire()) {
+                if (!ft.tryLatchFrame(f)) {
                     continue;
                 }
             } else {
-                frameLatches[f].acquire();
+                ft.latchFrame(f);
             }
             try {
                 if (stillToWrite(f, fileId)) {
@@ -326,7 +325,7 @@ final class PageWriter {
                     imaged[k - from] = copy;
                 }
             } finally {
-                frameLatches[f].release();
+                ft.unlatchFrame(f);
             }
         }
         if (upTo > log.flushedLsn()) {
@@ -335,18 +334,18 @@ final class PageWriter {
         for (int k = from; k < to; k++) {
             int f = found[k];
             if (tryOnly) {
-                if (imaged[k - from] == null || !frameLatches[f].tryAcquire()) {
+                if (imaged[k - from] == null || !ft.tryLatchFrame(f)) {
                     continue; // busy: written later (an image without its write is harmless)
                 }
             } else {
-                frameLatches[f].acquire();
+                ft.latchFrame(f);
             }
             try {
                 if (stillToWrite(f, fileId)) {
                     writeFrame(f, imaged[k - from], false);
                 }
             } finally {
-                frameLatches[f].release();
+                ft.unlatchFrame(f);
             }
         }
     }
@@ -411,7 +410,7 @@ final class PageWriter {
             if (mem.getIntVolatile(m + FR_STATE) == FREE) {
                 continue;
             }
-            frameLatches[f].acquire();
+            ft.latchFrame(f);
             try {
                 long rec = mem.getLong(m + FR_REC_LSN);
                 if (mem.getIntVolatile(m + FR_STATE) == VALID && mem.getIntVolatile(m + FR_DIRTY) != 0
@@ -419,7 +418,7 @@ final class PageWriter {
                     out.add(new LogRecord.DirtyPage(mem.getInt(m + FR_FILE), mem.getLong(m + FR_PAGE), rec));
                 }
             } finally {
-                frameLatches[f].release();
+                ft.unlatchFrame(f);
             }
         }
         return out;

@@ -56,6 +56,8 @@ public final class SharedBufferPool implements BufferManager {
     private final ThreadLocal<byte[]> io;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
+    private final LongAdder optimisticViews = new LongAdder();
+    private final LongAdder optimisticInvalid = new LongAdder();
     private final LongAdder reads = new LongAdder();
     private final FailCheckListener listener = this::failCheck;
     private volatile boolean closed;
@@ -78,7 +80,7 @@ public final class SharedBufferPool implements BufferManager {
             frameViews[i] = mem.slice(pageBase(i), pageSize); // built up front: safely published
         }
         this.io = ThreadLocal.withInitial(() -> new byte[pageSize]);
-        this.writer = new PageWriter(this, env, log, lay, mem, table, ft.frameLatches(), imagesBeforeWrites, io);
+        this.writer = new PageWriter(this, env, log, lay, mem, table, ft, imagesBeforeWrites, io);
         this.clock = new Clock(env, log, mem, ft, writer, imagesBeforeWrites);
     }
 
@@ -237,8 +239,46 @@ public final class SharedBufferPool implements BufferManager {
         return ft.pageBase(f);
     }
 
-    Latch frameLatch(int f) {
-        return ft.frameLatch(f);
+    void latchFrame(int f) {
+        ft.latchFrame(f);
+    }
+
+    void unlatchFrame(int f) {
+        ft.unlatchFrame(f);
+    }
+
+    /** True if frame {@code f}'s sequence is still {@code seq} (an optimistic view's validation). */
+    boolean frameUnchanged(int f, int seq) {
+        if (ft.seq(f) == seq) {
+            return true;
+        }
+        optimisticInvalid.increment();
+        return false;
+    }
+
+    // ------------------------------------------------------------------ optimistic reads
+
+    @Override
+    public Page tryOptimistic(int fileId, long pageNo) {
+        checkOpen();
+        if (fileId < 0 || fileId >= lay.maxFiles() || pageNo < 0 || pageNo > MAX_PAGE_NO) {
+            return null;
+        }
+        int f = ft.findOptimistic(ft.bucket(fileId, pageNo), fileId, pageNo);
+        if (f < 0) {
+            return null;
+        }
+        long m = meta(f);
+        int seq = ft.seq(f);
+        if ((seq & 1) != 0 || mem.getIntVolatile(m + FR_STATE) != VALID || mem.getInt(m + FR_FILE) != fileId
+                || mem.getLong(m + FR_PAGE) != pageNo) {
+            return null; // being changed, loaded or replaced: the caller pins it instead
+        }
+        if (mem.getInt(m + FR_REF) == 0) {
+            mem.putIntVolatile(m + FR_REF, 1); // the only write, and only once per sweep of the clock
+        }
+        optimisticViews.increment();
+        return new Page(this, f, pageBase(f), mem, frameViews[f], fileId, pageNo, pageSize, mem.getInt(m + FR_VALID), seq);
     }
 
     // ------------------------------------------------------------------ get / unpin
@@ -275,8 +315,8 @@ public final class SharedBufferPool implements BufferManager {
                 }
                 if (mem.getIntVolatile(m + FR_STATE) != VALID) {
                     // Being read in by another thread or process, which holds the frame latch.
-                    ft.frameLatch(f).acquire();
-                    ft.frameLatch(f).release();
+                    ft.latchFrame(f);
+                    ft.unlatchFrame(f);
                     if (mem.getIntVolatile(m + FR_STATE) != VALID) {
                         ft.unpinFrame(f); // its read failed; try (and fail) ourselves
                         continue;
@@ -313,7 +353,7 @@ public final class SharedBufferPool implements BufferManager {
                 pl.release();
             }
             if (raced) {
-                ft.frameLatch(v).release();
+                ft.unlatchFrame(v);
                 continue;
             }
             int valid;
@@ -333,12 +373,12 @@ public final class SharedBufferPool implements BufferManager {
                     pl.release();
                 }
                 ft.unpinFrame(v);
-                ft.frameLatch(v).release();
+                ft.unlatchFrame(v);
                 throw e;
             }
             mem.putInt(m + FR_VALID, valid);
             mem.putIntVolatile(m + FR_STATE, VALID);
-            ft.frameLatch(v).release();
+            ft.unlatchFrame(v);
             misses.increment();
             return new Page(this, v, pageBase(v), mem, frameViews[v], fileId, pageNo, pageSize, valid);
         }
@@ -429,14 +469,13 @@ public final class SharedBufferPool implements BufferManager {
             if (mem.getIntVolatile(m + FR_STATE) != FREE || mem.getIntVolatile(m + FR_PINS) != 0) {
                 continue;
             }
-            Latch fl = ft.frameLatch(f);
-            if (!fl.tryAcquire()) {
+            if (!ft.tryLatchFrame(f)) {
                 continue;
             }
             if (mem.getIntVolatile(m + FR_STATE) == FREE && mem.getIntVolatile(m + FR_PINS) == 0) {
                 return f;
             }
-            fl.release();
+            ft.unlatchFrame(f);
         }
         return -1;
     }
@@ -473,7 +512,7 @@ public final class SharedBufferPool implements BufferManager {
                 pl.release();
             }
         } finally {
-            ft.frameLatch(v).release();
+            ft.unlatchFrame(v);
         }
         return ok;
     }
@@ -567,6 +606,9 @@ public final class SharedBufferPool implements BufferManager {
         }
         checkOpen();
         page.checkPinned();
+        if (page.optimistic) {
+            throw new IllegalStateException(page + " is an optimistic view, never pinned: nothing to unpin");
+        }
         if (page.latched) {
             throw new IllegalStateException("unlatch " + page + " before unpinning it");
         }
@@ -648,7 +690,7 @@ public final class SharedBufferPool implements BufferManager {
             }
         }
         return new BufferStats(hits.sum(), misses.sum(), reads.sum(), writer.writes.sum(), clock.evictions.sum(), frames, dirty, pinned,
-                writer.imagedWrites.sum());
+                writer.imagedWrites.sum(), optimisticViews.sum(), optimisticInvalid.sum());
     }
 
     RegionEnvironment environment() {

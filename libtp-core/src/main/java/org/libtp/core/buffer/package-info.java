@@ -36,6 +36,16 @@
  *   <li>The <b>frame latch</b> guards the page content (callers take it to change a page, and to
  *       read one that no page lock protects) and all of the frame's I/O: a loader holds it while
  *       reading (others that find the frame loading wait on it), an evictor while writing.</li>
+ *   <li>Beside each frame latch, the frame's <b>sequence</b> (a seqlock): every latch holder makes
+ *       it odd as it takes the latch and even again before it lets go, whatever it does with the
+ *       frame (change the page, read it in, give the frame to another page, or only read it).
+ *       {@link org.libtp.core.buffer.BufferManager#tryOptimistic} reads it, finds the frame
+ *       through the hash chain without the partition latch, checks the frame's identity and
+ *       returns a view; {@link org.libtp.core.buffer.Page#validate} reads it again. Equal even
+ *       values mean no holder came between, so what was read is one state of that page. The
+ *       optimistic path writes no shared cache line (the reference bit only when clear) and takes
+ *       no pin: an internal B-tree page read this way costs the hits of other processes nothing.
+ *       A holder that dies leaves the sequence odd; the next holder restores the parity.</li>
  *   <li>The <b>registry latch</b> guards registering files. Order: frame before partition;
  *       never two frames or two partitions at once.</li>
  * </ul>

@@ -25,6 +25,9 @@ class BufferLayoutTest {
         assertEquals(32, BufferLayout.FR_PAGE);
         assertEquals(56, BufferLayout.FR_DIRTY);
         assertEquals(60, BufferLayout.FR_REF);
+        assertEquals(64, BufferLayout.FR_VALID);
+        assertEquals(68, BufferLayout.FR_SEQ);
+        assertEquals(5, BufferLayout.LAYOUT_VERSION);
     }
 
     @Test

@@ -49,7 +49,7 @@ class BufferPoolTest {
         assertEquals(348, BufferLayout.OFF_STATE);
         assertEquals(352, BufferLayout.OFF_MAX_PROCESSES);
         assertEquals(360, BufferLayout.OFF_EVICTIONS);
-        assertEquals(4, BufferLayout.LAYOUT_VERSION);
+        assertEquals(5, BufferLayout.LAYOUT_VERSION);
         assertEquals(24, BufferLayout.F_GENERATION);
         assertEquals(1024, BufferLayout.OFF_PINS);
         assertEquals(128, BufferLayout.FRAME);
@@ -212,6 +212,48 @@ class BufferPoolTest {
             }
             Page p = f.bp.get(f.file, 99, BufferManager.CREATE);
             f.bp.unpin(p, false);
+        }
+    }
+
+    @Test
+    void anOptimisticViewValidatesUntilALatchHolderOrAReplacementComesBetween() {
+        try (PageFixture f = new PageFixture(home, 16, 0)) {
+            Txn t = f.tm.begin();
+            f.add(t, 0, 3, 42);
+            f.tm.commit(t);
+            assertEquals(null, f.bp.tryOptimistic(f.file, 77), "not in the pool (nor in the file)");
+            assertEquals(null, f.bp.tryOptimistic(12345, 0), "no such file");
+            Page v = f.bp.tryOptimistic(f.file, 0);
+            assertTrue(v != null && v.isOptimistic());
+            assertEquals(42, v.getLong(PageFixture.offset(3)));
+            assertTrue(v.validate());
+            // The view is read only, never pinned, never latched.
+            assertThrows(IllegalStateException.class, v::latch);
+            assertThrows(IllegalStateException.class, () -> v.putLong(64, 1));
+            assertThrows(IllegalStateException.class, () -> v.setType(3));
+            assertThrows(IllegalStateException.class, () -> f.bp.unpin(v, false));
+            assertThrows(IndexOutOfBoundsException.class, () -> v.getLong(4090), "bounds-checked like a pinned page");
+            // A latch holder (even one that only reads) invalidates it; while latched there is no view.
+            Page p = f.bp.get(f.file, 0, 0);
+            p.latch();
+            assertEquals(null, f.bp.tryOptimistic(f.file, 0), "latched: read it the ordinary way");
+            p.unlatch();
+            f.bp.unpin(p, false);
+            assertFalse(v.validate());
+            Page w = f.bp.tryOptimistic(f.file, 0);
+            assertTrue(w.validate());
+            // A frame given to another page invalidates it too.
+            for (int q = 1; q <= 40; q++) {
+                f.bp.unpin(f.bp.get(f.file, q, BufferManager.CREATE), false);
+            }
+            assertEquals(null, f.bp.tryOptimistic(f.file, 0), "page 0 left the pool (16 frames, 41 pages)");
+            assertFalse(w.validate(), "and its frame went to another page");
+            BufferStats st = f.bp.stats();
+            assertEquals(2, st.optimisticViews(), st.toString());
+            assertEquals(2, st.optimisticInvalid(), st.toString());
+            Page again = f.bp.get(f.file, 0, 0);
+            assertEquals(42, again.getLong(PageFixture.offset(3)));
+            f.bp.unpin(again, false);
         }
     }
 
