@@ -60,6 +60,20 @@ final class RegionDirectories {
         return shm.resolve(SHM_PREFIX + id(home));
     }
 
+    /**
+     * True if {@code regionDir}, recorded in the lock file of {@code home} with
+     * {@code placement}, is where {@code home}'s own regions go: a lock file copied along with an
+     * environment directory (a {@code cp -r} of a running or crashed environment) names the
+     * original's regions, which the copy must neither rebuild nor remove.
+     */
+    static boolean belongsTo(Path regionDir, RegionPlacement placement, Path home) {
+        if (placement == RegionPlacement.SHM) {
+            Path name = regionDir.getFileName();
+            return name != null && name.toString().equals(SHM_PREFIX + id(home));
+        }
+        return regionDir.normalize().equals(home.normalize());
+    }
+
     /** The environment's id: 32 hex digits from its real path, device and inode. */
     static String id(Path home) {
         String identity = home.toString();

@@ -122,6 +122,17 @@ final class SharedEnvironment implements SyncContext {
     private static SharedEnvironment attachLocked(Path home, RegionEnvironmentConfig config, LockFile lockFile)
             throws IOException {
         RegionLocation recorded = lockFile.readLocation();
+        boolean copiedOpen = false;
+        if (recorded != null && !RegionDirectories.belongsTo(recorded.directory(), recorded.placement(), home)) {
+            // A lock file copied with the directory names the original's regions: leave them to
+            // it (rebuilding or removing them would wreck a running original) and treat this
+            // copy as the original was at the copy: not closed cleanly if it was open.
+            LOG.warn("the lock file of {} names shared regions in {}, which belong to another environment directory "
+                    + "(this one was copied from it{}); they are left alone", home, recorded.directory(),
+                    recorded.open() ? " while it was open: recovery runs" : "");
+            copiedOpen = recorded.open();
+            recorded = null;
+        }
         // An environment created before the location was recorded keeps its regions in home.
         RegionLocation current = recorded != null ? recorded
                 : new RegionLocation(false, RegionPlacement.ENV_DIR, 0, 0, home);
@@ -168,7 +179,7 @@ final class SharedEnvironment implements SyncContext {
             // The regions are gone (a machine restart) while the record says they were in use:
             // the last run did not end with a clean close either.
             previousUnclean = (previousFlags & (RegionHeader.FLAG_NEEDS_RECOVERY | RegionHeader.FLAG_FAILED)) != 0
-                    || !regionsFound && current.open();
+                    || !regionsFound && current.open() || copiedOpen;
             if (previousUnclean) {
                 LOG.warn("environment {} was not closed cleanly{}; rebuilding its shared regions", home,
                         (previousFlags & RegionHeader.FLAG_FAILED) != 0 ? " (it had failed)" : "");

@@ -27,7 +27,10 @@ import java.util.zip.CRC32C;
  *                          record known forced (or 0: no record was ever forced, the
  *                          environment holds no logged data)
  *      40    8 created     creation time, epoch milliseconds
- *      48   12 reserved    0
+ *      48    8 checkpoint  LSN of the checkpoint record that ends at minEndLsn, or 0 if
+ *                          unknown: where recovery starts looking (added in version 1's
+ *                          reserved bytes; an older anchor has 0 there)
+ *      56    4 reserved    0
  *      60    4 crc         CRC32C of bytes [0, 60)
  * </pre>
  *
@@ -35,7 +38,7 @@ import java.util.zip.CRC32C;
  * anchor or the new one. {@code minEndLsn} only grows, and only to LSNs already forced, so a log
  * that was merely torn by a crash always reaches it.
  */
-public record LogAnchor(long envId, long logId, long minEndLsn, long createdMillis) {
+public record LogAnchor(long envId, long logId, long minEndLsn, long createdMillis, long checkpointLsn) {
     public static final String FILE = "__libtp.anchor";
     public static final String MAGIC = "LIBTPANC";
     public static final int VERSION = 1;
@@ -46,12 +49,21 @@ public record LogAnchor(long envId, long logId, long minEndLsn, long createdMill
     public static final int OFF_LOG_ID = 24;
     public static final int OFF_MIN_END = 32;
     public static final int OFF_CREATED = 40;
+    public static final int OFF_CHECKPOINT = 48;
     public static final int OFF_CRC = 60;
     public static final int SIZE = 64;
 
-    /** The same anchor with {@code minEndLsn} raised to {@code lsn}. */
+    /** An anchor without a known checkpoint (a new log). */
+    public LogAnchor(long envId, long logId, long minEndLsn, long createdMillis) {
+        this(envId, logId, minEndLsn, createdMillis, 0);
+    }
+
+    /**
+     * The same anchor with {@code minEndLsn} raised to {@code lsn}, and no checkpoint hint (a
+     * copy of the log, as a backup's, may not hold the checkpoint the original anchor named).
+     */
     public LogAnchor withMinEnd(long lsn) {
-        return new LogAnchor(envId, logId, Math.max(minEndLsn, lsn), createdMillis);
+        return new LogAnchor(envId, logId, Math.max(minEndLsn, lsn), createdMillis, 0);
     }
 
     public ByteBuffer encode() {
@@ -63,6 +75,7 @@ public record LogAnchor(long envId, long logId, long minEndLsn, long createdMill
         b.putLong(OFF_LOG_ID, logId);
         b.putLong(OFF_MIN_END, minEndLsn);
         b.putLong(OFF_CREATED, createdMillis);
+        b.putLong(OFF_CHECKPOINT, checkpointLsn);
         b.putInt(OFF_CRC, crc(b.array()));
         b.position(0);
         return b;
@@ -87,7 +100,8 @@ public record LogAnchor(long envId, long logId, long minEndLsn, long createdMill
             throw new VersionMismatchException("log anchor " + where + " has format version " + b.getInt(OFF_VERSION)
                     + ", this LibTP reads version " + VERSION);
         }
-        return new LogAnchor(b.getLong(OFF_ENV_ID), b.getLong(OFF_LOG_ID), b.getLong(OFF_MIN_END), b.getLong(OFF_CREATED));
+        return new LogAnchor(b.getLong(OFF_ENV_ID), b.getLong(OFF_LOG_ID), b.getLong(OFF_MIN_END), b.getLong(OFF_CREATED),
+                b.getLong(OFF_CHECKPOINT));
     }
 
     /** The anchor of the environment in {@code storage}'s directory, or null if it has none. */

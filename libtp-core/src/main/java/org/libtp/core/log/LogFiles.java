@@ -104,6 +104,7 @@ final class LogFiles {
                 anchor = new LogAnchor(random.nextLong(), random.nextLong(), 0, System.currentTimeMillis());
                 storage.replaceFile(LogAnchor.FILE, anchor.encode()); // before the log: a log never lacks its anchor
             }
+            anchoredCheckpoint = anchor.checkpointLsn();
             mem.putLong(OFF_ENV_ID, anchor.envId());
             mem.putLong(OFF_ANCHOR_CREATED, anchor.createdMillis());
             mem.putLong(OFF_LOG_ID, anchor.logId());
@@ -599,6 +600,12 @@ final class LogFiles {
      * The size log file {@code n} was created with. Files created before {@code logFileSize}
      * was changed keep their own; the current file and later ones have this run's.
      */
+    /**
+     * The checkpoint the anchor named when this process created the region (0 if none or not
+     * this process): recovery, which runs in that process, starts looking there.
+     */
+    volatile long anchoredCheckpoint;
+
     long sizeOf(int n) throws IOException {
         Long known = createdSizes.get(n);
         if (known != null) {

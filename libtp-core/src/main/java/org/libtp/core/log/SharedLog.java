@@ -106,6 +106,14 @@ public final class SharedLog implements LogManager {
      * only weakens the check at open, it never makes it wrong.
      */
     public void anchorAt(long lsn) {
+        anchorAt(lsn, 0);
+    }
+
+    /**
+     * {@link #anchorAt(long)} for the checkpoint record at {@code checkpointLsn}, which ends at
+     * {@code lsn}: the anchor names it, so that recovery finds it without reading the log.
+     */
+    public void anchorAt(long lsn, long checkpointLsn) {
         files.checkOpen();
         if (lsn <= mem.getLongVolatile(OFF_ANCHOR_MIN_END)) {
             return;
@@ -114,7 +122,8 @@ public final class SharedLog implements LogManager {
             throw new IllegalArgumentException("anchor LSN " + Lsn.toString(lsn) + " is not forced yet (flushed "
                     + Lsn.toString(flushedLsn()) + ")");
         }
-        LogAnchor a = new LogAnchor(mem.getLong(OFF_ENV_ID), mem.getLong(OFF_LOG_ID), lsn, mem.getLong(OFF_ANCHOR_CREATED));
+        LogAnchor a = new LogAnchor(mem.getLong(OFF_ENV_ID), mem.getLong(OFF_LOG_ID), lsn, mem.getLong(OFF_ANCHOR_CREATED),
+                checkpointLsn);
         try {
             storage.replaceFile(LogAnchor.FILE, a.encode());
             mem.putLongVolatile(OFF_ANCHOR_MIN_END, lsn);
@@ -302,6 +311,14 @@ public final class SharedLog implements LogManager {
                 lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE);
             }
         }
+    }
+
+    /**
+     * The checkpoint record the anchor named when this process opened the log first (created
+     * its region), or {@link Lsn#NULL}: a hint for recovery, which checks it.
+     */
+    public long anchoredCheckpoint() {
+        return files.anchoredCheckpoint;
     }
 
     /** Size of the shared log buffer: the largest record that fits. */

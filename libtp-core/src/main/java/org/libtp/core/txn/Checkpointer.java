@@ -221,7 +221,7 @@ final class Checkpointer {
             long lsn = log.append(RecordType.CHECKPOINT.id(), 0, Lsn.NULL, payload, false);
             long end = lsn + LogRecordCodec.HEADER_SIZE + payload.length;
             log.flush(end, Durability.SYNC);
-            log.anchorAt(end); // the log must reach this checkpoint at every later open
+            log.anchorAt(end, lsn); // the log must reach this checkpoint at every later open; recovery starts there
             mem.putLongVolatile(OFF_LAST_CKP, lsn);
             long from = redo;
             for (LogRecord.ActiveTxn a : active) {

@@ -95,6 +95,11 @@ public final class PageUpdates implements ResourceManager {
     private final Map<List<Long>, Long> newestWrite = new HashMap<>();
 
     @Override
+    public boolean analyzes(RecordType type) {
+        return type == RecordType.PAGE_WRITE;
+    }
+
+    @Override
     public void analyze(LogEntry entry, LogRecord record) {
         if (record.type() == RecordType.PAGE_WRITE) {
             LogRecord.PageWrite w = (LogRecord.PageWrite) record;

@@ -23,10 +23,19 @@ public interface ResourceManager {
     void beforeRecovery();
 
     /**
-     * Sees each of this manager's records during recovery's analysis pass (before any redo), in
-     * log order from where recovery starts reading. Default: nothing.
+     * Sees each of this manager's records of a type it {@link #analyzes} during recovery's
+     * analysis pass (before any redo), in log order from where recovery starts reading.
+     * Default: nothing.
      */
     default void analyze(LogEntry entry, LogRecord record) {
+    }
+
+    /**
+     * True for the record types {@link #analyze} must see: the analysis pass decodes only those
+     * (the others are decoded once, by redo). Default: none.
+     */
+    default boolean analyzes(RecordType type) {
+        return false;
     }
 
     /**

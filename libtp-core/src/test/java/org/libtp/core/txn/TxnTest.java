@@ -315,4 +315,62 @@ class TxnTest {
             assertEquals(4, f.store.get(4));
         }
     }
+
+    /** Copies the environment's files (not its shared regions): what a kill -9 leaves on disk. */
+    private static Path crashImage(Path from, Path to) throws java.io.IOException {
+        java.nio.file.Files.createDirectories(to);
+        try (var files = java.nio.file.Files.list(from)) {
+            for (Path p : files.toList()) {
+                java.nio.file.Files.copy(p, to.resolve(p.getFileName()));
+            }
+        }
+        return to;
+    }
+
+    @Test
+    void recoveryStartsAtTheCheckpointTheAnchorNamesAndChecksIt(@org.junit.jupiter.api.io.TempDir Path copies)
+            throws Exception {
+        long first;
+        long last;
+        try (TxnFixture f = new TxnFixture(home)) {
+            for (int i = 0; i < 50; i++) {
+                Txn t = f.tm.begin();
+                f.store.put(t, i, 1000 + i);
+                f.tm.commit(t);
+            }
+            first = f.tm.checkpoint(false);
+            for (int i = 0; i < 50; i++) {
+                Txn t = f.tm.begin();
+                f.store.put(t, i, 2000 + i);
+                f.tm.commit(t);
+            }
+            last = f.tm.checkpoint(false);
+            for (int i = 0; i < 25; i++) {
+                Txn t = f.tm.begin();
+                f.store.put(t, i, 3000 + i); // after the last checkpoint: redone from the log
+                f.tm.commit(t);
+            }
+            Txn loser = f.tm.begin();
+            f.store.put(loser, 40, -1); // never committed: undone
+            f.log.flush(f.log.endLsn(), org.libtp.core.log.Durability.SYNC);
+            assertEquals(last, org.libtp.core.log.LogAnchor.read(new FileStorage(home)).checkpointLsn(),
+                    "the anchor names the last checkpoint");
+            // Crash images: the anchor as it is, naming an older checkpoint, naming a record that
+            // is no checkpoint, and naming an LSN past the log's end. Each recovers the same state.
+            long[] hints = {last, first, f.log.endLsn() - 8, Lsn.of(Lsn.file(f.log.endLsn()) + 5, 64)};
+            org.libtp.core.log.LogAnchor a = org.libtp.core.log.LogAnchor.read(new FileStorage(home));
+            for (int h = 0; h < hints.length; h++) {
+                Path image = crashImage(home, copies.resolve("image" + h));
+                org.libtp.core.log.LogAnchor hinted = new org.libtp.core.log.LogAnchor(a.envId(), a.logId(),
+                        a.minEndLsn(), a.createdMillis(), hints[h]);
+                new FileStorage(image).replaceFile(org.libtp.core.log.LogAnchor.FILE, hinted.encode());
+                try (TxnFixture g = new TxnFixture(image)) {
+                    for (int i = 0; i < 50; i++) {
+                        assertEquals(i < 25 ? 3000 + i : 2000 + i, g.store.get(i), "slot " + i + ", hint " + h);
+                    }
+                }
+            }
+            f.tm.abort(loser);
+        }
+    }
 }

@@ -43,6 +43,20 @@ public enum RecordType {
 
     private final int id;
 
+    /** Types by id (ids are small and frozen): recovery looks one up per record. */
+    private static final RecordType[] BY_ID;
+
+    static {
+        int max = 0;
+        for (RecordType t : values()) {
+            max = Math.max(max, t.id);
+        }
+        BY_ID = new RecordType[max + 1];
+        for (RecordType t : values()) {
+            BY_ID[t.id] = t;
+        }
+    }
+
     RecordType(int id) {
         this.id = id;
     }
@@ -106,10 +120,9 @@ public enum RecordType {
      * @throws CorruptionException for an id this LibTP does not know, naming the LSN
      */
     public static RecordType of(int id, long lsn) {
-        for (RecordType t : values()) {
-            if (t.id == id) {
-                return t;
-            }
+        RecordType t = id >= 0 && id < BY_ID.length ? BY_ID[id] : null;
+        if (t != null) {
+            return t;
         }
         throw new CorruptionException("unknown log record type id " + id + " at LSN " + Lsn.toString(lsn)
                 + ": the log was written by a newer LibTP, or is damaged");
