@@ -91,10 +91,26 @@ final class Btree {
         this.cmp = cmp;
         this.orderName = orderName;
         this.epochs = epochs;
-        // At least four entries fit a page, so a split always leaves room for the new one.
-        this.maxEntry = (bm.pageSize() - BtreePage.OFF_SLOTS) / 4 - 2 - 8;
         // Keys are also separators and high keys: at least five fit an internal page.
         this.maxKey = (bm.pageSize() - BtreePage.OFF_SLOTS) / 8 - BtreePage.INTERNAL_CELL_HEADER - 2;
+        this.maxEntry = maxInlineCell(bm.pageSize());
+    }
+
+    /**
+     * The largest leaf cell kept inline (key and stored value with their header; larger values
+     * go to overflow pages): what a split can always place. With R the page's room for slots and
+     * cells and H the largest high key (a key and its length), a full leaf plus a new entry of
+     * slot and cell at most E splits so that both halves fit if E &lt;= (R - H) / 2: take the
+     * longest left part that fits with its new high key; the next entry would not, so the left
+     * holds more than R - E - H, and the right (the rest, with the old high key) less than
+     * 2E + H. That is about half a page: 1,772 bytes with 4 KiB pages (SQLite keeps table rows
+     * of that size inline too), where a quarter page once was the limit. A root leaf halves by
+     * bytes and then inserts like any leaf, splitting again if the new entry does not fit.
+     */
+    static int maxInlineCell(int pageSize) {
+        int room = pageSize - BtreePage.OFF_SLOTS;
+        int highKey = 2 + (room / 8 - BtreePage.INTERNAL_CELL_HEADER - 2);
+        return (room - highKey) / 2 - 2;
     }
 
     /** Formats a new tree (pages 0 and 1) if the file has none; the caller serializes creation. */

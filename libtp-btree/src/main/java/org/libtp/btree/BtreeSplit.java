@@ -27,13 +27,19 @@ final class BtreeSplit {
     void splitAndInsert(Page left, byte[] key, byte[] data, Protection prot, BtreeLog log) {
         if (left.pageNo() == Btree.ROOT) {
             splitRoot(left, prot, log);
-            // The root is now internal: insert again from the top (the new leaves have room).
+            // The root is now internal: insert again from the top. With entries of up to half a
+            // page the half the new one goes to may still be too full: split it as any leaf.
             Page p = tree.findLeaf(key, prot, LockMode.WRITE, null);
             try (PinnedPage h = PinnedPage.of(tree.bm, p).dirty().latch()) {
                 BtreePage bp = new BtreePage(h.page());
-                int i = bp.lowerBound(key, tree.cmp);
-                log.leafInsert(p, i, key, data);
-                bp.insertLeaf(i, key, data);
+                if (bp.freeTotal() >= BtreePage.leafCellSize(key.length, data.length) + 2) {
+                    int i = bp.lowerBound(key, tree.cmp);
+                    log.leafInsert(p, i, key, data);
+                    bp.insertLeaf(i, key, data);
+                    return;
+                }
+                h.unlatch();
+                splitAndInsert(p, key, data, prot, log); // pinned by h, write-locked, not latched
             }
             return;
         }

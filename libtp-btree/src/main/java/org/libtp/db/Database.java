@@ -24,8 +24,9 @@ import java.util.function.Function;
  * <li>Keys: 1 to {@link #maxKeyLength()} bytes, which is (pageSize - 48) / 8 - 8 so that five
  *     keys fit an internal page: 498 bytes with the default 4 KiB pages, 8178 with 64 KiB ones.</li>
  * <li>Data: 0 bytes up to what a Java array holds (about 2 GiB); there is no other limit. An
- *     entry whose key and data do not fit about a quarter of a page (1002 bytes with 4 KiB pages)
- *     keeps its data on a chain of overflow pages, the leaf holding a 13-byte reference: a
+ *     entry whose key and data do not fit about half a page (1,772 bytes with 4 KiB pages: what
+ *     a split can always place beside the longest high keys) keeps its data on a chain of
+ *     overflow pages, the leaf holding a 13-byte reference: a
  *     20 MiB value works. A large value is in memory whole when it is written and read, and in TP
  *     mode its overflow pages are logged as page images, so writing it adds about its size to
  *     the log.</li>

@@ -176,4 +176,68 @@ class BtreeModelTest {
             assertArrayEquals(big, f.tree.delete(new byte[] {7}, Protection.NONE, BtreeLog.NONE));
         }
     }
+
+    @Test
+    void entriesOfTheLargestInlineSizeWithTheLongestKeysSplitAnywhere() {
+        long seed = Seeds.seed("BtreeModelTest.largestInline");
+        Random rnd = new Random(seed);
+        try (Fixture f = new Fixture(home, 64)) {
+            assertEquals(1772, Btree.maxInlineCell(4096), "about half a 4 KiB page stays inline");
+            assertEquals(28652, Btree.maxInlineCell(65536));
+            TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
+            for (int i = 0; i < 3000; i++) {
+                // Worst cases for a split: the longest keys (the high keys both halves get) with
+                // the largest cells kept inline, among small ones, in random order.
+                byte[] key = new byte[rnd.nextBoolean() ? f.tree.maxKey : 1 + rnd.nextInt(40)];
+                rnd.nextBytes(key);
+                int largest = f.tree.maxEntry - BtreePage.LEAF_CELL_HEADER - key.length - 1; // 1: the inline tag
+                byte[] data = new byte[rnd.nextInt(4) == 0 ? rnd.nextInt(50) : largest - rnd.nextInt(3)];
+                rnd.nextBytes(data);
+                assertEquals(model.put(key, data) == null, f.tree.put(key, data, false, Protection.NONE, BtreeLog.NONE) == null,
+                        "seed " + seed);
+                if (i % 500 == 499) {
+                    check(f, model, seed);
+                }
+            }
+            for (byte[] k : new ArrayList<>(model.keySet())) {
+                if (rnd.nextBoolean()) {
+                    assertArrayEquals(model.remove(k), f.tree.delete(k, Protection.NONE, BtreeLog.NONE), "seed " + seed);
+                }
+            }
+            check(f, model, seed);
+            Btree.Stats st = f.tree.stats();
+            System.out.println("BtreeModelTest.largestInline (seed " + seed + "): " + st);
+        }
+    }
+
+    @Test
+    void aRootLeafSplitPlacesTheNewEntryWhateverTheSizes() {
+        long seed = Seeds.seed("BtreeModelTest.rootSplits");
+        Random rnd = new Random(seed);
+        try (Fixture f = new Fixture(home, 64)) {
+            int roots = 0;
+            for (int t = 0; t < 200; t++) { // the file registry holds 256
+                Btree tree = new Btree(f.bp, f.bp.open("root" + t + ".db"), Btree.defaultComparator());
+                tree.create(BtreeLog.NONE);
+                TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
+                // A few entries of mixed sizes up to the largest inline cell, keys up to the
+                // longest: the root leaf fills with two to a dozen and splits (halving by bytes),
+                // and the half the new entry goes to may have to split again.
+                while (tree.stats().levels() < 2) {
+                    byte[] key = new byte[rnd.nextInt(3) == 0 ? tree.maxKey - rnd.nextInt(5) : 1 + rnd.nextInt(30)];
+                    rnd.nextBytes(key);
+                    int largest = tree.maxEntry - BtreePage.LEAF_CELL_HEADER - key.length - 1;
+                    byte[] data = new byte[rnd.nextBoolean() ? largest - rnd.nextInt(20) : rnd.nextInt(Math.max(1, largest))];
+                    tree.put(key, data, false, Protection.NONE, BtreeLog.NONE);
+                    model.put(key, data);
+                }
+                roots++;
+                assertEquals(List.of(), tree.verify(), "tree " + t + ", seed " + seed);
+                for (Map.Entry<byte[], byte[]> e : model.entrySet()) {
+                    assertArrayEquals(e.getValue(), tree.get(e.getKey(), Protection.NONE), "tree " + t + ", seed " + seed);
+                }
+            }
+            assertEquals(200, roots);
+        }
+    }
 }
