@@ -371,14 +371,98 @@ final class Btree {
         }
     }
 
+    /** Per thread: the copy an optimistic zero-copy read hands its reader, and its view. */
+    private static final class ReadScratch {
+        byte[] bytes = new byte[0];
+        java.nio.ByteBuffer view;
+        boolean inReader;
+
+        java.nio.ByteBuffer view(int length) {
+            view.clear();
+            view.limit(length);
+            return view.order(java.nio.ByteOrder.BIG_ENDIAN);
+        }
+    }
+
+    private static final ThreadLocal<ReadScratch> SCRATCH = ThreadLocal.withInitial(ReadScratch::new);
+
     /**
-     * Zero-copy read: calls {@code reader} with a read-only view of the data under {@code key}
-     * while its page is pinned and latched, and returns its result (null if the key is absent).
-     * The reader must not call back into the database (the latch is not re-entrant: that throws)
-     * nor keep the view.
+     * Zero-copy read: calls {@code reader} with a read-only view of the data under {@code key},
+     * and returns its result (null if the key is absent). The view is of the leaf read
+     * optimistically into a per-thread copy (validated before the reader sees it), or of the
+     * page itself while it is pinned and latched. The reader must not call back into the
+     * database (that throws) nor keep the view.
      */
     <T> T read(byte[] key, Protection prot, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
         checkKey(key);
+        ReadScratch scratch = SCRATCH.get();
+        if (scratch.inReader) {
+            throw new IllegalStateException("the reader of a zero-copy get called into the database: it must only "
+                    + "read the view it is given");
+        }
+        long leaf = lockLeafOptimistically(key, prot, LockMode.READ);
+        if (leaf >= 0) {
+            int n = copyLeafValueOptimistically(leaf, key, scratch);
+            if (n == VALUE_ABSENT) {
+                return null;
+            }
+            if (n >= 0) {
+                scratch.inReader = true;
+                try {
+                    return reader.apply(scratch.view(n));
+                } finally {
+                    scratch.inReader = false;
+                }
+            }
+        }
+        scratch.inReader = true;
+        try {
+            return readPinned(key, prot, reader);
+        } finally {
+            scratch.inReader = false;
+        }
+    }
+
+    private static final int VALUE_ABSENT = -1;
+    private static final int VALUE_NOT_READ = -2;
+
+    /**
+     * {@link #readLeafOptimistically} into {@code scratch}: the value's length, or
+     * {@link #VALUE_ABSENT}, or {@link #VALUE_NOT_READ}.
+     */
+    private int copyLeafValueOptimistically(long pageNo, byte[] key, ReadScratch scratch) {
+        Page p = bm.tryOptimistic(file, pageNo);
+        if (p == null) {
+            return VALUE_NOT_READ;
+        }
+        if (scratch.bytes.length < p.size()) {
+            scratch.bytes = new byte[p.size()];
+            scratch.view = java.nio.ByteBuffer.wrap(scratch.bytes).asReadOnlyBuffer();
+        }
+        int found;
+        try {
+            BtreePage bp = new BtreePage(p);
+            if (bp.type() != BtreePage.LEAF) {
+                return VALUE_NOT_READ;
+            }
+            bp.check("descent");
+            if (bp.beyondHighKey(key, cmp)) {
+                return VALUE_NOT_READ;
+            }
+            int i = bp.lowerBound(key, cmp);
+            if (i < bp.count() && bp.compareAt(i, key, cmp) == 0) {
+                int n = bp.copyInlineValue(i, scratch.bytes);
+                found = n < 0 ? VALUE_NOT_READ : n;
+            } else {
+                found = VALUE_ABSENT;
+            }
+        } catch (RuntimeException torn) {
+            return VALUE_NOT_READ;
+        }
+        return p.validate() ? found : VALUE_NOT_READ;
+    }
+
+    private <T> T readPinned(byte[] key, Protection prot, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
         Page p = findLeaf(key, prot, LockMode.READ, null);
         try (PinnedPage h = PinnedPage.of(bm, p).latch()) {
             BtreePage bp = new BtreePage(h.page());

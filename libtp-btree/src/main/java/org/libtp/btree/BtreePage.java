@@ -173,6 +173,25 @@ final class BtreePage {
         return page.getByte(at) == BtreeOverflow.INLINE ? page.getBytes(at + 1, d - 1) : null;
     }
 
+    /**
+     * Copies the value of leaf slot {@code i} into {@code dst} (at least a page long) if it is
+     * stored inline and returns its length, or -1 if it is in an overflow chain.
+     */
+    int copyInlineValue(int i, byte[] dst) {
+        int c = slot(i);
+        int k = keyLen(c);
+        int d = page.getShort(c + 2);
+        if (d < 1 || c + LEAF_CELL_HEADER + k + d > size) {
+            throw corrupt("cell at " + c + " has data length " + d);
+        }
+        int at = c + LEAF_CELL_HEADER + k;
+        if (page.getByte(at) != BtreeOverflow.INLINE) {
+            return -1;
+        }
+        page.getBytes(at + 1, dst, 0, d - 1);
+        return d - 1;
+    }
+
     /** A zero-copy read-only view of the data of leaf slot {@code i}. */
     java.nio.ByteBuffer dataView(int i) {
         int c = slot(i);

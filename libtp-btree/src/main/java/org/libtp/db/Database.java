@@ -267,9 +267,13 @@ public final class Database implements AutoCloseable {
 
     /**
      * Zero-copy read for hot loops: calls {@code reader} with a read-only view of the data stored
-     * under {@code key} while its page is pinned and latched, and returns what it returns (null,
-     * without calling it, if the key is absent). The reader must be quick, must not call into
-     * the database (that throws: page latches are not re-entrant) and must not keep the view.
+     * under {@code key} and returns what it returns (null, without calling it, if the key is
+     * absent). The view is of a per-thread copy of the data, read without pinning or latching its
+     * page (an optimistic read, validated before the reader is called; nothing is allocated for
+     * the view), or else of the page itself while it is pinned and latched (a page just read
+     * from disk or being changed), or of a copy of data kept in overflow pages. The reader must be quick, must not call into the
+     * database (that throws {@link IllegalStateException}) and must not keep the view: the next
+     * read of this thread reuses it.
      */
     public <T> T get(Transaction txn, byte[] key, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
         checkKey(key);

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -63,6 +64,24 @@ class BtreeOptimisticReadTest {
                 byte[] key = b(String.format("key%06d", 20_000 + i));
                 assertNull(f.tree.get(key, f.prot(r)), "seed " + seed);
             }
+            // The zero-copy read: a view of a validated copy (inline values) or of the pinned
+            // page's overflow copy; the reader may not call into the tree.
+            for (byte[] key : model.keySet()) {
+                byte[] seen = f.tree.read(key, f.prot(r), v -> {
+                    byte[] out = new byte[v.remaining()];
+                    v.get(out);
+                    return out;
+                });
+                assertArrayEquals(model.get(key), seen, "seed " + seed);
+            }
+            byte[] some = model.firstKey();
+            assertThrows(IllegalStateException.class,
+                    () -> f.tree.read(some, f.prot(r), v -> f.tree.get(some, f.prot(r))), "no nested calls");
+            assertArrayEquals(model.get(some), f.tree.read(some, f.prot(r), v -> {
+                byte[] out = new byte[v.remaining()];
+                v.get(out);
+                return out;
+            }), "the thread reads on after a refused nested call");
             f.commit(r);
             BufferStats after = f.tp.buffers().stats();
             long views = after.optimisticViews() - before.optimisticViews();
