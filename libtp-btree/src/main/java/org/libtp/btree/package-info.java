@@ -14,9 +14,19 @@
  * at or above it; keys move right (splits) and, only when a leaf's emptiness is committed, a
  * leaf's empty range goes to its left neighbour (reclamation): rollback finds a key from the page
  * it was logged on, moving right, or from the root when that page was freed (a free page is
- * never reused while a transaction that was active when it was freed runs). Page content is read
- * and changed under the page latch; page locks give transactions their isolation. A search that
+ * never reused while a transaction that was active when it was freed runs). Page content is
+ * changed under the page latch; page locks give transactions their isolation. A search that
  * reaches a free page starts again from the root.
+ *
+ * <p>Reads are optimistic where they can be (LeanStore's optimistic latch coupling): a descent
+ * reads an internal page, and a point get its (locked) leaf, through
+ * {@link org.libtp.core.buffer.BufferManager#tryOptimistic} without pin or latch, copies out what
+ * it needs (a child, a value into a per-thread buffer), then validates the frame's sequence.
+ * Anything read from a view that fails validation, exceptions included, is dropped and the page
+ * is read the ordinary way (pinned and latched); so is a page not in the pool, being changed,
+ * or a value in an overflow chain. Leaf locks are taken exactly as before, before the leaf is
+ * read, so isolation is unchanged; the latch only ever gave a reader a page no writer was in the
+ * middle of, which validation gives too.
  *
  * <p>Rooms: {@code Btree} (descent, get/put/delete, the free list), {@code BtreeSplit} (leaf,
  * internal and root splits, separator posting, finding a page at a level), {@code BtreeNavigation}
@@ -43,8 +53,9 @@
  * <p>A tree's key order is unsigned bytes or a comparator registered by name; the name is in the
  * meta page (offset 32: u16 length, UTF-8), so recovery and rollback use the same order.
  *
- * <p>Values that do not fit a quarter page with their key go to a chain of overflow pages; the
- * leaf stores a tagged reference (see {@code BtreeOverflow}).
+ * <p>Values whose leaf cell (header, key, tag, value) is larger than {@code Btree.maxInlineCell}
+ * (about half a page: what a split can always place beside the longest high keys) go to a chain
+ * of overflow pages; the leaf stores a tagged reference (see {@code BtreeOverflow}).
  *
  * <p>Not yet: merging pages that are not empty (a tree whose keys are mostly deleted at random
  * keeps sparse leaves), shrinking files, deleting removed databases' files.
