@@ -235,9 +235,6 @@ final class Btree {
         }
     }
 
-    private static final Object NOT_READ = new Object();
-    private static final Object ABSENT = new Object();
-
     /**
      * The descent of {@link #findLeaf} through internal pages read optimistically only: locks
      * the leaf that covers {@code key} in {@code mode} and returns its page number, or -1
@@ -257,40 +254,6 @@ final class Btree {
             }
         }
         return -1;
-    }
-
-    /**
-     * The value under {@code key} read from leaf {@code pageNo} (locked) optimistically: a copy,
-     * {@link #ABSENT}, or {@link #NOT_READ} when the leaf must be read the ordinary way (not in
-     * the pool, latched, changed while read, no longer the key's leaf, or the value is in an
-     * overflow chain).
-     */
-    private Object readLeafOptimistically(long pageNo, byte[] key) {
-        Page p = bm.tryOptimistic(file, pageNo);
-        if (p == null) {
-            return NOT_READ;
-        }
-        Object found;
-        try {
-            BtreePage bp = new BtreePage(p);
-            if (bp.type() != BtreePage.LEAF) {
-                return NOT_READ;
-            }
-            bp.check("descent");
-            if (bp.beyondHighKey(key, cmp)) {
-                return NOT_READ;
-            }
-            int i = bp.lowerBound(key, cmp);
-            if (i < bp.count() && bp.compareAt(i, key, cmp) == 0) {
-                byte[] v = bp.inlineValue(i);
-                found = v == null ? NOT_READ : v;
-            } else {
-                found = ABSENT;
-            }
-        } catch (RuntimeException torn) {
-            return NOT_READ;
-        }
-        return p.validate() ? found : NOT_READ;
     }
 
     private static final long STEP_RIGHT = 1;
@@ -352,12 +315,13 @@ final class Btree {
      */
     byte[] get(byte[] key, Protection prot, boolean forUpdate) {
         checkKey(key);
+        ReadScratch scratch = scratch();
         if (!forUpdate) {
             long leaf = lockLeafOptimistically(key, prot, LockMode.READ);
             if (leaf >= 0) {
-                Object found = readLeafOptimistically(leaf, key);
-                if (found != NOT_READ) {
-                    return found == ABSENT ? null : (byte[]) found;
+                int n = copyLeafValueOptimistically(leaf, key, scratch);
+                if (n != VALUE_NOT_READ) {
+                    return n == VALUE_ABSENT ? null : Arrays.copyOf(scratch.bytes, n);
                 }
                 // Read the ordinary way below; the leaf's lock reference taken here is kept
                 // with the transaction's other locks.
@@ -386,6 +350,16 @@ final class Btree {
 
     private static final ThreadLocal<ReadScratch> SCRATCH = ThreadLocal.withInitial(ReadScratch::new);
 
+    /** This thread's scratch; refused inside a zero-copy reader, whose view it may be. */
+    private static ReadScratch scratch() {
+        ReadScratch s = SCRATCH.get();
+        if (s.inReader) {
+            throw new IllegalStateException("the reader of a zero-copy get called into the database: it must only "
+                    + "read the view it is given");
+        }
+        return s;
+    }
+
     /**
      * Zero-copy read: calls {@code reader} with a read-only view of the data under {@code key},
      * and returns its result (null if the key is absent). The view is of the leaf read
@@ -395,11 +369,7 @@ final class Btree {
      */
     <T> T read(byte[] key, Protection prot, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
         checkKey(key);
-        ReadScratch scratch = SCRATCH.get();
-        if (scratch.inReader) {
-            throw new IllegalStateException("the reader of a zero-copy get called into the database: it must only "
-                    + "read the view it is given");
-        }
+        ReadScratch scratch = scratch();
         long leaf = lockLeafOptimistically(key, prot, LockMode.READ);
         if (leaf >= 0) {
             int n = copyLeafValueOptimistically(leaf, key, scratch);
@@ -427,8 +397,10 @@ final class Btree {
     private static final int VALUE_NOT_READ = -2;
 
     /**
-     * {@link #readLeafOptimistically} into {@code scratch}: the value's length, or
-     * {@link #VALUE_ABSENT}, or {@link #VALUE_NOT_READ}.
+     * The value under {@code key} read from leaf {@code pageNo} (locked) optimistically into
+     * {@code scratch}: its length, or {@link #VALUE_ABSENT}, or {@link #VALUE_NOT_READ} when the
+     * leaf must be read the ordinary way (not in the pool, latched, changed while read, no
+     * longer the key's leaf, or the value is in an overflow chain).
      */
     private int copyLeafValueOptimistically(long pageNo, byte[] key, ReadScratch scratch) {
         Page p = bm.tryOptimistic(file, pageNo);

@@ -148,29 +148,20 @@ final class BtreePage {
         return page.getBytes(c + (isLeaf() ? LEAF_CELL_HEADER : INTERNAL_CELL_HEADER), n);
     }
 
-    byte[] data(int i) {
+    /** The cell of leaf slot {@code i}, its key and data lengths checked against the page. */
+    private int leafCell(int i) {
         int c = slot(i);
         int k = keyLen(c);
         int d = page.getShort(c + 2);
         if (c + LEAF_CELL_HEADER + k + d > size) {
             throw corrupt("cell at " + c + " has data length " + d);
         }
-        return page.getBytes(c + LEAF_CELL_HEADER + k, d);
+        return c;
     }
 
-    /**
-     * A copy of the value of leaf slot {@code i} if it is stored inline (without its tag), or
-     * null if it is in an overflow chain.
-     */
-    byte[] inlineValue(int i) {
-        int c = slot(i);
-        int k = keyLen(c);
-        int d = page.getShort(c + 2);
-        if (d < 1 || c + LEAF_CELL_HEADER + k + d > size) {
-            throw corrupt("cell at " + c + " has data length " + d);
-        }
-        int at = c + LEAF_CELL_HEADER + k;
-        return page.getByte(at) == BtreeOverflow.INLINE ? page.getBytes(at + 1, d - 1) : null;
+    byte[] data(int i) {
+        int c = leafCell(i);
+        return page.getBytes(c + LEAF_CELL_HEADER + page.getShort(c), page.getShort(c + 2));
     }
 
     /**
@@ -178,13 +169,12 @@ final class BtreePage {
      * stored inline and returns its length, or -1 if it is in an overflow chain.
      */
     int copyInlineValue(int i, byte[] dst) {
-        int c = slot(i);
-        int k = keyLen(c);
+        int c = leafCell(i);
+        int at = c + LEAF_CELL_HEADER + page.getShort(c);
         int d = page.getShort(c + 2);
-        if (d < 1 || c + LEAF_CELL_HEADER + k + d > size) {
-            throw corrupt("cell at " + c + " has data length " + d);
+        if (d < 1) {
+            throw corrupt("cell at " + c + " has an empty stored value");
         }
-        int at = c + LEAF_CELL_HEADER + k;
         if (page.getByte(at) != BtreeOverflow.INLINE) {
             return -1;
         }
@@ -194,13 +184,8 @@ final class BtreePage {
 
     /** A zero-copy read-only view of the data of leaf slot {@code i}. */
     java.nio.ByteBuffer dataView(int i) {
-        int c = slot(i);
-        int k = keyLen(c);
-        int d = page.getShort(c + 2);
-        if (c + LEAF_CELL_HEADER + k + d > size) {
-            throw corrupt("cell at " + c + " has data length " + d);
-        }
-        return page.view(c + LEAF_CELL_HEADER + k, d);
+        int c = leafCell(i);
+        return page.view(c + LEAF_CELL_HEADER + page.getShort(c), page.getShort(c + 2));
     }
 
     long child(int i) {
