@@ -149,9 +149,10 @@ final class Btree {
     Page findLeaf(byte[] key, Protection prot, LockMode leafMode, List<Long> path) {
         long pageNo = ROOT;
         boolean locked = false; // this descent holds a leafMode reference on pageNo
+        ReadScratch scratch = SCRATCH.get();
         while (true) {
             if (!locked) {
-                long step = optimisticStep(pageNo, key);
+                long step = optimisticStep(pageNo, key, scratch);
                 if (step >= 0) {
                     if ((step & STEP_RIGHT) != 0) {
                         pageNo = step >>> 2;
@@ -240,10 +241,10 @@ final class Btree {
      * the leaf that covers {@code key} in {@code mode} and returns its page number, or -1
      * (nothing locked) as soon as a page cannot be read that way.
      */
-    private long lockLeafOptimistically(byte[] key, Protection prot, LockMode mode) {
+    private long lockLeafOptimistically(byte[] key, Protection prot, LockMode mode, ReadScratch scratch) {
         long pageNo = ROOT;
         for (int hops = 0; hops < 64; hops++) {
-            long step = optimisticStep(pageNo, key);
+            long step = optimisticStep(pageNo, key, scratch);
             if (step < 0) {
                 return -1;
             }
@@ -268,14 +269,13 @@ final class Btree {
      * threw is dropped with it; a valid read that finds damage falls back too, and the ordinary
      * read reports it.
      */
-    private long optimisticStep(long pageNo, byte[] key) {
-        Page p = bm.tryOptimistic(file, pageNo);
-        if (p == null) {
+    private long optimisticStep(long pageNo, byte[] key, ReadScratch scratch) {
+        BtreePage bp = scratch.optimistic(bm, file, pageNo);
+        if (bp == null) {
             return -1;
         }
         long step;
         try {
-            BtreePage bp = new BtreePage(p);
             if (bp.type() != BtreePage.INTERNAL) {
                 return -1; // a leaf is pinned and latched to be read; a free page restarts there
             }
@@ -290,7 +290,7 @@ final class Btree {
         } catch (RuntimeException torn) {
             return -1;
         }
-        return p.validate() ? step : -1;
+        return bp.page.validate() ? step : -1;
     }
 
     void checkKey(byte[] key) {
@@ -317,7 +317,7 @@ final class Btree {
         checkKey(key);
         ReadScratch scratch = scratch();
         if (!forUpdate) {
-            long leaf = lockLeafOptimistically(key, prot, LockMode.READ);
+            long leaf = lockLeafOptimistically(key, prot, LockMode.READ, scratch);
             if (leaf >= 0) {
                 int n = copyLeafValueOptimistically(leaf, key, scratch);
                 if (n != VALUE_NOT_READ) {
@@ -335,16 +335,34 @@ final class Btree {
         }
     }
 
-    /** Per thread: the copy an optimistic zero-copy read hands its reader, and its view. */
+    /**
+     * Per thread: the optimistic page view that every optimistic read of this thread rebinds
+     * (so that reading allocates nothing), and the copy a zero-copy read hands its reader.
+     */
     private static final class ReadScratch {
+        Page page;
+        BtreePage view;
         byte[] bytes = new byte[0];
-        java.nio.ByteBuffer view;
+        java.nio.ByteBuffer bytesView;
         boolean inReader;
 
+        /** Page {@code pageNo} of {@code file} as an optimistic view, or null (read it pinned). */
+        BtreePage optimistic(BufferManager bm, int file, long pageNo) {
+            Page p = bm.tryOptimistic(file, pageNo, page);
+            if (p == null) {
+                return null;
+            }
+            if (p != page) {
+                page = p;
+                view = new BtreePage(p);
+            }
+            return view;
+        }
+
         java.nio.ByteBuffer view(int length) {
-            view.clear();
-            view.limit(length);
-            return view.order(java.nio.ByteOrder.BIG_ENDIAN);
+            bytesView.clear();
+            bytesView.limit(length);
+            return bytesView.order(java.nio.ByteOrder.BIG_ENDIAN);
         }
     }
 
@@ -370,7 +388,7 @@ final class Btree {
     <T> T read(byte[] key, Protection prot, java.util.function.Function<java.nio.ByteBuffer, T> reader) {
         checkKey(key);
         ReadScratch scratch = scratch();
-        long leaf = lockLeafOptimistically(key, prot, LockMode.READ);
+        long leaf = lockLeafOptimistically(key, prot, LockMode.READ, scratch);
         if (leaf >= 0) {
             int n = copyLeafValueOptimistically(leaf, key, scratch);
             if (n == VALUE_ABSENT) {
@@ -403,17 +421,16 @@ final class Btree {
      * longer the key's leaf, or the value is in an overflow chain).
      */
     private int copyLeafValueOptimistically(long pageNo, byte[] key, ReadScratch scratch) {
-        Page p = bm.tryOptimistic(file, pageNo);
-        if (p == null) {
+        BtreePage bp = scratch.optimistic(bm, file, pageNo);
+        if (bp == null) {
             return VALUE_NOT_READ;
         }
-        if (scratch.bytes.length < p.size()) {
-            scratch.bytes = new byte[p.size()];
-            scratch.view = java.nio.ByteBuffer.wrap(scratch.bytes).asReadOnlyBuffer();
+        if (scratch.bytes.length < bm.pageSize()) {
+            scratch.bytes = new byte[bm.pageSize()];
+            scratch.bytesView = java.nio.ByteBuffer.wrap(scratch.bytes).asReadOnlyBuffer();
         }
         int found;
         try {
-            BtreePage bp = new BtreePage(p);
             if (bp.type() != BtreePage.LEAF) {
                 return VALUE_NOT_READ;
             }
@@ -431,7 +448,7 @@ final class Btree {
         } catch (RuntimeException torn) {
             return VALUE_NOT_READ;
         }
-        return p.validate() ? found : VALUE_NOT_READ;
+        return bp.page.validate() ? found : VALUE_NOT_READ;
     }
 
     private <T> T readPinned(byte[] key, Protection prot, java.util.function.Function<java.nio.ByteBuffer, T> reader) {

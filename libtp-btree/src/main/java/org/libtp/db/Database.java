@@ -214,7 +214,25 @@ public final class Database implements AutoCloseable {
      */
     public byte[] get(Transaction txn, byte[] key) {
         checkKey(key);
+        if (direct(txn)) {
+            return tree.get(txn == null ? null : txn.txn, key);
+        }
         return run(txn, false, t -> tree.get(t, key));
+    }
+
+    /**
+     * What {@link #run} does for a read that needs no auto-commit or SHARED lock (a TP read in
+     * {@code txn}, or any UNPROTECTED read), without its two lambdas: the hot read path
+     * allocates nothing. True after the checks, if the caller may call the tree itself.
+     */
+    private boolean direct(Transaction txn) {
+        OpenMode mode = env.config.mode();
+        if (txn == null ? mode != OpenMode.UNPROTECTED : mode != OpenMode.TP) {
+            return false;
+        }
+        check(txn, false);
+        checkCurrent(txn == null ? null : txn.txn);
+        return true;
     }
 
     /**
@@ -279,6 +297,9 @@ public final class Database implements AutoCloseable {
         checkKey(key);
         if (reader == null) {
             throw new IllegalArgumentException("reader must not be null");
+        }
+        if (direct(txn)) {
+            return tree.read(txn == null ? null : txn.txn, key, reader);
         }
         return run(txn, false, t -> tree.read(t, key, reader));
     }

@@ -59,6 +59,15 @@ public interface BufferManager extends AutoCloseable {
      */
     Page tryOptimistic(int fileId, long pageNo);
 
+    /**
+     * {@link #tryOptimistic(int, long)}, rebinding {@code reuse} (a view this manager returned
+     * before, or null) instead of allocating a view: a reader that keeps one view per thread
+     * reads without allocating. What was read through {@code reuse} before is no longer
+     * validated by it. Returns null (leaving {@code reuse} as it was) where the other returns
+     * null.
+     */
+    Page tryOptimistic(int fileId, long pageNo, Page reuse);
+
     /** Appends a new page to the file (numbers are handed out atomically) and returns it pinned. */
     Page allocate(int fileId);
 

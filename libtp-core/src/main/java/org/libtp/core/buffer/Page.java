@@ -14,35 +14,38 @@ import org.libtp.core.memory.Memory;
  */
 public final class Page {
     private final SharedBufferPool pool;
-    final int frame;
-    final long base;
+    // Not final: an optimistic view is rebound to another frame and page by its reader
+    // (BufferManager.tryOptimistic with a view to reuse); a pinned page never changes them.
+    int frame;
+    long base;
     private final Memory mem;
     /**
      * The frame's bytes as a buffer (Memory.slice), or null: when present every access goes
      * through it, bounds-checked by the buffer against the page, without Memory's per-call
      * offset arithmetic (the B-tree's hottest path).
      */
-    private final java.nio.ByteBuffer buf;
-    private final int fileId;
-    private final long pageNo;
+    private java.nio.ByteBuffer buf;
+    private int fileId;
+    private long pageNo;
     private final int size;
-    private final int validLength;
+    private int validLength;
     boolean pinned = true;
     boolean latched;
     /** An optimistic view ({@link BufferManager#tryOptimistic}): not pinned, read only, validated. */
     final boolean optimistic;
-    /** The frame's sequence when the optimistic view was taken (even). */
-    private final int seq;
+    /** The frame's sequence when the optimistic view was taken (even; any int, it wraps). */
+    private int seq;
 
+    /** A pinned page. */
     Page(SharedBufferPool pool, int frame, long base, Memory mem, java.nio.ByteBuffer buf, int fileId, long pageNo,
          int size, int validLength) {
-        this(pool, frame, base, mem, buf, fileId, pageNo, size, validLength, -1);
+        this(pool, frame, base, mem, buf, fileId, pageNo, size, validLength, false, 0);
     }
 
-    /** {@code seq} &gt;= 0: an optimistic view taken at that frame sequence. */
+    /** {@code optimistic}: a view taken at frame sequence {@code seq}; otherwise a pinned page. */
     Page(SharedBufferPool pool, int frame, long base, Memory mem, java.nio.ByteBuffer buf, int fileId, long pageNo,
-         int size, int validLength, int seq) {
-        this.optimistic = seq >= 0;
+         int size, int validLength, boolean optimistic, int seq) {
+        this.optimistic = optimistic;
         this.seq = seq;
         this.pool = pool;
         this.frame = frame;
@@ -53,6 +56,25 @@ public final class Page {
         this.pageNo = pageNo;
         this.size = size;
         this.validLength = validLength;
+    }
+
+    /** Rebinds this optimistic view to another frame, page and sequence. */
+    void rebind(int frame, long base, java.nio.ByteBuffer buf, int fileId, long pageNo, int validLength, int seq) {
+        if (!optimistic) {
+            throw new IllegalStateException(this + " is pinned: only an optimistic view is reused");
+        }
+        this.frame = frame;
+        this.base = base;
+        this.buf = buf;
+        this.fileId = fileId;
+        this.pageNo = pageNo;
+        this.validLength = validLength;
+        this.seq = seq;
+    }
+
+    /** True if this view was taken from {@code p}'s pool (and so may be rebound by it). */
+    boolean belongsTo(SharedBufferPool p) {
+        return pool == p;
     }
 
     /** How errors name this page's file (see {@link BufferManager#describe}). */

@@ -247,6 +247,11 @@ public final class SharedBufferPool implements BufferManager {
         ft.unlatchFrame(f);
     }
 
+    /** The shared region's memory (tests set a frame's sequence through it). */
+    Memory regionMemory() {
+        return mem;
+    }
+
     /** True if frame {@code f}'s sequence is still {@code seq} (an optimistic view's validation). */
     boolean frameUnchanged(int f, int seq) {
         if (ft.seq(f) == seq) {
@@ -260,6 +265,11 @@ public final class SharedBufferPool implements BufferManager {
 
     @Override
     public Page tryOptimistic(int fileId, long pageNo) {
+        return tryOptimistic(fileId, pageNo, null);
+    }
+
+    @Override
+    public Page tryOptimistic(int fileId, long pageNo, Page reuse) {
         checkOpen();
         if (fileId < 0 || fileId >= lay.maxFiles() || pageNo < 0 || pageNo > MAX_PAGE_NO) {
             return null;
@@ -278,7 +288,12 @@ public final class SharedBufferPool implements BufferManager {
             mem.putIntVolatile(m + FR_REF, 1); // the only write, and only once per sweep of the clock
         }
         optimisticViews.increment();
-        return new Page(this, f, pageBase(f), mem, frameViews[f], fileId, pageNo, pageSize, mem.getInt(m + FR_VALID), seq);
+        if (reuse != null && reuse.optimistic && reuse.belongsTo(this)) {
+            reuse.rebind(f, pageBase(f), frameViews[f], fileId, pageNo, mem.getInt(m + FR_VALID), seq);
+            return reuse;
+        }
+        return new Page(this, f, pageBase(f), mem, frameViews[f], fileId, pageNo, pageSize, mem.getInt(m + FR_VALID),
+                true, seq);
     }
 
     // ------------------------------------------------------------------ get / unpin

@@ -258,6 +258,47 @@ class BufferPoolTest {
     }
 
     @Test
+    void optimisticViewsAreReusedAndSequencesWrapAround() {
+        try (PageFixture f = new PageFixture(home, 16, 0)) {
+            Txn t = f.tm.begin();
+            f.add(t, 0, 3, 42);
+            f.add(t, 1, 3, 43);
+            f.tm.commit(t);
+            Page v = f.bp.tryOptimistic(f.file, 0, null);
+            assertTrue(v != null && v.validate());
+            // Near the end of the int range: the sequence wraps to negative values, which must
+            // validate as any other (a view once told itself from a pinned page by the sign).
+            long seqAt = f.bp.meta(v.frame) + BufferLayout.FR_SEQ;
+            f.bp.regionMemory().putIntVolatile(seqAt, Integer.MAX_VALUE - 1);
+            Page w = f.bp.tryOptimistic(f.file, 0, v);
+            assertTrue(w == v, "the view is rebound, not allocated");
+            assertTrue(w.validate());
+            Page p = f.bp.get(f.file, 0, 0);
+            p.latch();
+            assertEquals(null, f.bp.tryOptimistic(f.file, 0, w));
+            assertFalse(w.validate());
+            p.unlatch();
+            assertEquals(Integer.MIN_VALUE, f.bp.regionMemory().getIntVolatile(seqAt));
+            Page x = f.bp.tryOptimistic(f.file, 0, w);
+            assertTrue(x == w && x.isOptimistic() && x.validate());
+            assertThrows(IllegalStateException.class, x::latch, "still a read-only view");
+            p.latch();
+            assertFalse(x.validate(), "a negative sequence validates as any other");
+            p.unlatch();
+            f.bp.unpin(p, false);
+            Page y = f.bp.tryOptimistic(f.file, 1, x);
+            assertTrue(y == x);
+            assertEquals(1, y.pageNo());
+            assertEquals(43, y.getLong(PageFixture.offset(3)));
+            assertTrue(y.validate());
+            Page pinned = f.bp.get(f.file, 0, 0);
+            Page z = f.bp.tryOptimistic(f.file, 1, pinned);
+            assertTrue(z != pinned && pinned.pageNo() == 0, "a pinned page is never rebound");
+            f.bp.unpin(pinned, false);
+        }
+    }
+
+    @Test
     void badInputAndMisuse() {
         try (PageFixture f = new PageFixture(home, 16, 0)) {
             assertThrows(IllegalArgumentException.class, () -> f.bp.open("../escape"));
