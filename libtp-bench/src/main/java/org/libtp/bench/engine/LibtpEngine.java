@@ -74,11 +74,26 @@ public final class LibtpEngine implements AutoCloseable {
      *                         log buffer (TPC-B's {@code --elr}; OO1: false)
      */
     public static LibtpEngine open(Variant variant, Path dir, boolean sync, long cacheBytes, boolean earlyLockRelease) {
+        return open(variant, dir, sync, cacheBytes, earlyLockRelease, EnvironmentConfig.defaults().pageSize());
+    }
+
+    /** {@code --page-size} checked by the environment's own rule, or IllegalArgumentException naming it. */
+    public static int checkPageSize(int bytes) {
+        if (bytes < 512 || bytes > 65536 || Integer.bitCount(bytes) != 1) {
+            throw new IllegalArgumentException("--page-size must be a power of two in [512, 65536], not " + bytes);
+        }
+        return bytes;
+    }
+
+    /** {@link #open(Variant, Path, boolean, long, boolean)} with pages of {@code pageSize} bytes. */
+    public static LibtpEngine open(Variant variant, Path dir, boolean sync, long cacheBytes, boolean earlyLockRelease,
+                                   int pageSize) {
         Durability durability = sync ? Durability.SYNC : Durability.WRITE_NO_SYNC;
         Environment env = Environment.open(dir, EnvironmentConfig.builder()
                 .mode(variant == Variant.TP ? OpenMode.TP : OpenMode.UNPROTECTED)
                 .durability(durability)
                 .cacheBytes(cacheBytes)
+                .pageSize(pageSize)
                 .earlyLockRelease(earlyLockRelease)
                 .build());
         FileChannel lock = null;

@@ -48,7 +48,7 @@ final class LibtpOo1 implements Oo1Store {
     LibtpOo1(Variant variant, StoreOptions o) {
         this.variant = variant;
         this.options = o;
-        this.engine = LibtpEngine.open(variant, o.dir(), o.sync(), o.cacheBytes(), false);
+        this.engine = LibtpEngine.open(variant, o.dir(), o.sync(), o.cacheBytes(), false, o.pageSize());
         this.env = engine.env();
         this.durability = engine.durability();
         this.lockFile = engine.lockFile();

@@ -66,6 +66,10 @@ public final class Oo1Cli implements Callable<Integer> {
             description = "untimed operations before the warm runs (default: ${DEFAULT-VALUE})")
     long warmup;
 
+    @Option(names = "--page-size", paramLabel = "BYTES", defaultValue = "4096",
+            description = "libtp engines: bytes per page, a power of two in [512, 65536] (default: ${DEFAULT-VALUE})")
+    int pageSize;
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -119,7 +123,8 @@ public final class Oo1Cli implements Callable<Integer> {
         if (p < 10) {
             throw new IllegalArgumentException("--parts must be >= 10 (the paper: 20000 or 200000)");
         }
-        return new Oo1Command.Options(engine, p, dir, sync, (long) cache << 20, r, seed, fresh, tests, cold, w);
+        return new Oo1Command.Options(engine, p, dir, sync, (long) cache << 20, r, seed, fresh, tests, cold, w,
+                org.libtp.bench.engine.LibtpEngine.checkPageSize(pageSize));
     }
 
     private static List<Oo1Workload.Test> tests(String v) {

@@ -47,14 +47,15 @@ import java.util.SplittableRandom;
 public final class Oo1Command {
     public static final String USAGE = "oo1 --engine " + String.join("|", Oo1Engines.NAMES) + "[|bdb with -Pbdb]"
             + " [--parts 20000|200000] [--dir DIR] [--durability sync|nosync] [--cache-mb M] [--repeat N]"
-            + " [--seed S] [--fresh] [--test all|lookup|forward|backward|insert[,...]] [--cold] [--warmup N]";
+            + " [--seed S] [--fresh] [--test all|lookup|forward|backward|insert[,...]] [--cold] [--warmup N]"
+            + " [--page-size BYTES]";
     static final String META = "oo1.properties";
 
     /** Parsed command line. */
     record Options(String engine, int parts, Path dir, boolean sync, long cacheBytes, int repeat, long seed,
-                   boolean fresh, List<Oo1Workload.Test> tests, boolean cold, int warmup) {
+                   boolean fresh, List<Oo1Workload.Test> tests, boolean cold, int warmup, int pageSize) {
         StoreOptions storeOptions(Path d) {
-            return new StoreOptions(d, sync, cacheBytes);
+            return new StoreOptions(d, sync, cacheBytes, pageSize);
         }
     }
 
@@ -217,6 +218,9 @@ public final class Oo1Command {
         m.put("warmup", test == Oo1Workload.Test.INSERT ? 1 : o.warmup()); // untimed runs before these
         m.put("durability", store.durability());
         m.put("cacheMiB", o.cacheBytes() >> 20);
+        if (o.pageSize() != 4096) {
+            m.put("pageSize", o.pageSize()); // absent: the default, as in every earlier result
+        }
         m.put("seed", o.seed());
         m.put("loadSeconds", loadSeconds);
         m.put("jdk", System.getProperty("java.version"));

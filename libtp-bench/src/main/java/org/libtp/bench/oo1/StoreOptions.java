@@ -11,7 +11,12 @@ import java.nio.file.Path;
  *                   means)
  * @param cacheBytes the cache the engine may use, where it has one of its own
  */
-public record StoreOptions(Path dir, boolean sync, long cacheBytes) {
+public record StoreOptions(Path dir, boolean sync, long cacheBytes, int pageSize) {
+    /** With LibTP's default page size. */
+    public StoreOptions(Path dir, boolean sync, long cacheBytes) {
+        this(dir, sync, cacheBytes, 4096);
+    }
+
     public StoreOptions {
         if (dir == null || cacheBytes < (1 << 20)) {
             throw new IllegalArgumentException("dir must be set and cacheBytes >= 1 MiB");

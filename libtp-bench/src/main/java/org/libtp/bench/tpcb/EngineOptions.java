@@ -13,7 +13,12 @@ import java.nio.file.Path;
  * @param earlyLockRelease libtp only: release a committing transaction's locks once its commit
  *                   record is in the log buffer (EnvironmentConfig.earlyLockRelease)
  */
-public record EngineOptions(Path dir, boolean sync, long cacheBytes, int mpl, boolean earlyLockRelease) {
+public record EngineOptions(Path dir, boolean sync, long cacheBytes, int mpl, boolean earlyLockRelease, int pageSize) {
+    /** With LibTP's default page size. */
+    public EngineOptions(Path dir, boolean sync, long cacheBytes, int mpl, boolean earlyLockRelease) {
+        this(dir, sync, cacheBytes, mpl, earlyLockRelease, 4096);
+    }
+
     public EngineOptions {
         if (dir == null || cacheBytes < (1 << 20) || mpl < 1) {
             throw new IllegalArgumentException("dir must be set, cacheBytes >= 1 MiB, mpl >= 1");

@@ -50,7 +50,7 @@ final class LibtpTpcb implements TpcbStore {
     LibtpTpcb(Variant variant, EngineOptions o) {
         this.variant = variant;
         this.options = o;
-        this.engine = LibtpEngine.open(variant, o.dir(), o.sync(), o.cacheBytes(), o.earlyLockRelease());
+        this.engine = LibtpEngine.open(variant, o.dir(), o.sync(), o.cacheBytes(), o.earlyLockRelease(), o.pageSize());
         this.env = engine.env();
         this.durability = engine.durability();
         this.lockFile = engine.lockFile();

@@ -72,6 +72,10 @@ public final class TpcbCli implements Callable<Integer> {
             description = "early lock release, where the engine has it (default: ${DEFAULT-VALUE})")
     String elr;
 
+    @Option(names = "--page-size", paramLabel = "BYTES", defaultValue = "4096",
+            description = "libtp engines: bytes per page, a power of two in [512, 65536] (default: ${DEFAULT-VALUE})")
+    int pageSize;
+
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
             description = "seed of the workers' random transfers (default: ${DEFAULT-VALUE})")
     long seed;
@@ -148,7 +152,7 @@ public final class TpcbCli implements Callable<Integer> {
             throw new IllegalArgumentException("--seconds must be > 0 and --warmup >= 0");
         }
         TpcbCommand.Options o = new TpcbCommand.Options(engine, mpl, processes, seconds, w, scale, accounts, sync,
-                readOnly, dir, (long) cacheMb << 20, earlyRelease, seed, fresh);
+                readOnly, dir, (long) cacheMb << 20, earlyRelease, seed, fresh, org.libtp.bench.engine.LibtpEngine.checkPageSize(pageSize));
         o.shape(); // validates scale/accounts
         return o;
     }

@@ -42,17 +42,18 @@ public final class TpcbCommand {
     public static final String USAGE = "tpcb --engine " + String.join("|", TpcbEngines.NAMES) + "[|bdb with -Pbdb]"
             + " [--mpl N] [--processes P] [--seconds S] [--warmup W] [--scale BRANCHES] [--accounts TOTAL]"
             + " [--durability sync|nosync] [--txn full|readonly] [--dir DIR] [--cache-mb M] [--elr on|off]"
-            + " [--seed N] [--fresh]";
+            + " [--seed N] [--fresh] [--page-size BYTES]";
 
     /** Parsed command line. {@code accounts} 0 = TPC-B scaling (100,000 per branch). */
     record Options(String engine, int mpl, int processes, double seconds, double warmup, int scale, int accounts,
-                   boolean sync, boolean readOnly, Path dir, long cacheBytes, boolean elr, long seed, boolean fresh) {
+                   boolean sync, boolean readOnly, Path dir, long cacheBytes, boolean elr, long seed, boolean fresh,
+                   int pageSize) {
         TpcbShape shape() {
             return accounts == 0 ? TpcbShape.scale(scale) : TpcbShape.of(scale, accounts);
         }
 
         EngineOptions engineOptions(Path d) {
-            return new EngineOptions(d, sync, cacheBytes, mpl, elr);
+            return new EngineOptions(d, sync, cacheBytes, mpl, elr, pageSize);
         }
     }
 
@@ -145,6 +146,9 @@ public final class TpcbCommand {
             m.put("historyRows", after.historyRows());
             m.put("elr", o.engine().equals("libtp") && o.elr());
             m.put("cacheMiB", o.cacheBytes() >> 20);
+            if (o.pageSize() != 4096) {
+                m.put("pageSize", o.pageSize()); // absent: the default, as in every earlier result
+            }
             m.put("loadSeconds", loadSeconds);
             m.put("jdk", System.getProperty("java.version"));
             if (!after.consistent() || !grew) {
@@ -407,7 +411,7 @@ public final class TpcbCommand {
                 "--scale", Integer.toString(o.scale()), "--durability", o.sync() ? "sync" : "nosync",
                 "--txn", o.readOnly() ? "readonly" : "full", "--dir", dir.toString(),
                 "--cache-mb", Long.toString(o.cacheBytes() >> 20), "--elr", o.elr() ? "on" : "off",
-                "--seed", Long.toString(o.seed())));
+                "--seed", Long.toString(o.seed()), "--page-size", Integer.toString(o.pageSize())));
         if (o.accounts() != 0) {
             a.add("--accounts");
             a.add(Integer.toString(o.accounts()));
