@@ -47,9 +47,12 @@ class CopiedEnvironmentMultiProcessTest {
                 n++;
                 System.out.println("READY");
                 long end = System.currentTimeMillis() + millis;
-                while (System.currentTimeMillis() < end) {
+                while (System.currentTimeMillis() < end || n <= 200) {
                     db.put(null, key(n), value(n));
                     n++;
+                    if (n == 200) {
+                        System.out.println("COMMITTED 200");
+                    }
                 }
                 for (int i = 0; i < n; i++) {
                     byte[] v = db.get(null, key(i));
@@ -80,8 +83,7 @@ class CopiedEnvironmentMultiProcessTest {
         Path home = Files.createDirectory(dir.resolve("env"));
         Path copy = dir.resolve("copy");
         try (ChildJvm w = ChildJvm.start(Writer.class, home.toString(), "4000")) {
-            w.awaitLine("READY", Duration.ofMinutes(1));
-            Thread.sleep(1000);
+            w.awaitLine("COMMITTED 200", Duration.ofMinutes(1)); // copy while it commits on
             copyDirectory(home, copy);
             int found = 0;
             try (Environment env = Environment.open(copy, EnvironmentConfig.defaults());

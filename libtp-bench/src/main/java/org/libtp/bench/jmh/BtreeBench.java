@@ -142,6 +142,11 @@ public class BtreeBench {
 
     @Benchmark
     public byte[] getTp100PerTxn() {
+        return tp.get(readTxn(), nextKey());
+    }
+
+    /** The read-only transaction of the current 100 gets: a new one every 100th call. */
+    private Transaction readTxn() {
         if (readTxn == null || readsInTxn == 100) {
             if (readTxn != null) {
                 readTxn.commit();
@@ -150,7 +155,7 @@ public class BtreeBench {
             readsInTxn = 0;
         }
         readsInTxn++;
-        return tp.get(readTxn, nextKey());
+        return readTxn;
     }
 
     private static final java.util.function.Function<ByteBuffer, Object> FIRST_BYTE = b -> b.get(b.position()) == 0 ? Boolean.TRUE : Boolean.FALSE;
@@ -158,15 +163,7 @@ public class BtreeBench {
     /** The zero-copy get ({@code get(txn, key, reader)}), 100 per read-only transaction. */
     @Benchmark
     public Object getTpZeroCopy100PerTxn() {
-        if (readTxn == null || readsInTxn == 100) {
-            if (readTxn != null) {
-                readTxn.commit();
-            }
-            readTxn = tpEnv.beginTransaction(Durability.NO_SYNC, true);
-            readsInTxn = 0;
-        }
-        readsInTxn++;
-        return tp.get(readTxn, nextKey(), FIRST_BYTE);
+        return tp.get(readTxn(), nextKey(), FIRST_BYTE);
     }
 
     /** The zero-copy get in unprotected mode. */
