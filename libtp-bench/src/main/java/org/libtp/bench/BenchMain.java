@@ -101,6 +101,7 @@ public final class BenchMain {
                 org.libtp.bench.oo1.Oo1Command.USAGE));
         cl.addSubcommand(new org.libtp.bench.ops.LoadBench(out, err));
         cl.addSubcommand(new org.libtp.bench.ops.BackupBench(out));
+        cl.addSubcommand(new org.libtp.bench.ops.RecoveryBench(out, err));
         cl.addSubcommand(new org.libtp.bench.report.ReportCommand(out, err));
         cl.addSubcommand(new Help());
         // after the subcommands: these setters reach the subcommands added so far

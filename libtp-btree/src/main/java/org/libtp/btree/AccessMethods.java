@@ -56,6 +56,7 @@ public final class AccessMethods {
      */
     public static void registerLogRecords() {
         BtreeLeafRecord.register();
+        BtreeReplaceRecord.register();
     }
 
     /**

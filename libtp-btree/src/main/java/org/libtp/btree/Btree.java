@@ -520,13 +520,14 @@ final class Btree {
 
     /**
      * Under the leaf latch: replaces the stored data of slot {@code i} by {@code data} of the
-     * same length. Logged as a delete plus an insert, as every replace (paper 3.2.6); on the
-     * page the new bytes overwrite the old, saving the delete's garbage and a compaction.
+     * same length. Logged as one update in place, not as the delete plus insert of other
+     * replaces (paper 3.2.6): half the records, and the new bytes overwrite the old on the page,
+     * in the transaction and in recovery's redo alike, saving the delete's garbage and a
+     * compaction.
      */
     private static void replaceInPlace(Page p, BtreePage bp, int i, byte[] key, byte[] oldStored, byte[] data,
                                        BtreeLog log) {
-        log.leafDelete(p, i, key, oldStored);
-        log.leafInsert(p, i, key, data);
+        log.leafReplace(p, i, key, oldStored, data);
         if (!bp.replaceData(i, data)) {
             throw bp.corrupt("slot " + i + " changed length under its latch");
         }

@@ -3,7 +3,7 @@ package org.libtp.btree;
 import org.libtp.core.buffer.Page;
 
 /**
- * How B-tree changes are logged: leaf inserts and deletes logically (undo and redo), page images
+ * How B-tree changes are logged: leaf inserts, deletes and updates in place logically (undo and redo), page images
  * of splits redo-only. The caller holds the page latch and applies the change right after (or,
  * for images, has just made it). {@link #NONE} logs nothing (unprotected and SHARED modes).
  */
@@ -13,6 +13,12 @@ interface BtreeLog {
 
     /** Logs the delete of (key, data) at {@code slot} of leaf {@code page} (and sets the page LSN). */
     void leafDelete(Page page, int slot, byte[] key, byte[] data);
+
+    /**
+     * Logs the update in place of the data of {@code key} at {@code slot} of leaf {@code page},
+     * {@code before} by {@code after} of the same length (and sets the page LSN).
+     */
+    void leafReplace(Page page, int slot, byte[] key, byte[] before, byte[] after);
 
     /** Logs the current image of {@code page} (redo-only: a split, an internal page update). */
     void image(Page page);
@@ -66,6 +72,10 @@ interface BtreeLog {
 
         @Override
         public void leafDelete(Page page, int slot, byte[] key, byte[] data) {
+        }
+
+        @Override
+        public void leafReplace(Page page, int slot, byte[] key, byte[] before, byte[] after) {
         }
 
         @Override

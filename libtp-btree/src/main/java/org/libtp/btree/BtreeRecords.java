@@ -33,6 +33,7 @@ final class BtreeRecords implements ResourceManager {
         this.pool = pool;
         this.orders = orders;
         BtreeLeafRecord.register(); // before recovery decodes the first one
+        BtreeReplaceRecord.register();
     }
 
     /** The tree of file {@code fileId} in the key order its meta page names. */
@@ -43,7 +44,7 @@ final class BtreeRecords implements ResourceManager {
 
     @Override
     public Set<RecordType> types() {
-        return Set.of(RecordType.BTREE_INSERT, RecordType.BTREE_DELETE);
+        return Set.of(RecordType.BTREE_INSERT, RecordType.BTREE_DELETE, RecordType.BTREE_REPLACE);
     }
 
     @Override
@@ -52,16 +53,21 @@ final class BtreeRecords implements ResourceManager {
 
     @Override
     public void redo(LogEntry entry, LogRecord record) {
+        if (record instanceof BtreeReplaceRecord r) {
+            redoReplace(entry, r);
+            return;
+        }
         BtreeLeafRecord r = (BtreeLeafRecord) record;
         try (PinnedPage h = PinnedPage.pin(pool, r.fileId(), r.pageNo(), BufferManager.CREATE).dirty().latch()) {
             Page p = h.page();
             if (p.lsn() >= entry.lsn()) {
                 return;
             }
-            BtreePage bp = new BtreePage(p).check("redo at " + Lsn.toString(entry.lsn()));
+            BtreePage bp = new BtreePage(p).check("redo");
             if (r.insert()) {
                 if (r.slot() > bp.count()) {
-                    throw bp.corrupt("redo of an insert at slot " + r.slot() + " of " + bp.count());
+                    throw bp.corrupt("redo of an insert at LSN " + Lsn.toString(entry.lsn()) + " at slot " + r.slot()
+                            + " of " + bp.count());
                 }
                 bp.insertLeaf(r.slot(), r.key(), r.data());
             } else {
@@ -75,8 +81,27 @@ final class BtreeRecords implements ResourceManager {
         }
     }
 
+    private void redoReplace(LogEntry entry, BtreeReplaceRecord r) {
+        try (PinnedPage h = PinnedPage.pin(pool, r.fileId(), r.pageNo(), BufferManager.CREATE).dirty().latch()) {
+            Page p = h.page();
+            if (p.lsn() >= entry.lsn()) {
+                return;
+            }
+            BtreePage bp = new BtreePage(p).check("redo");
+            if (r.slot() >= bp.count() || !Arrays.equals(bp.key(r.slot()), r.key()) || !bp.replaceData(r.slot(), r.after())) {
+                throw bp.corrupt("redo of a replace at LSN " + Lsn.toString(entry.lsn())
+                        + " does not find its key with " + r.after().length + " bytes of data at slot " + r.slot());
+            }
+            p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
+        }
+    }
+
     @Override
     public void undo(LogEntry entry, LogRecord record, CompensationLog clr) {
+        if (record instanceof BtreeReplaceRecord r) {
+            undoReplace(entry, r, new ClrLog(clr));
+            return;
+        }
         BtreeLeafRecord r = (BtreeLeafRecord) record;
         // Runs without page locks (the transaction's own leaf locks keep others off these keys);
         // structure changes are made and read under page latches.
@@ -102,6 +127,33 @@ final class BtreeRecords implements ResourceManager {
         }
         // A delete is undone by inserting the pair again where it belongs now.
         tree(r.fileId()).reinsertFrom(r.pageNo(), r.key(), r.data(), log);
+    }
+
+    /**
+     * Writes the replace's before data back over its key's data, found as an insert's undo
+     * finds its key (splits move keys right only); the length is the same, so in place.
+     */
+    private void undoReplace(LogEntry entry, BtreeReplaceRecord r, BtreeLog log) {
+        long pageNo = tree(r.fileId()).leafFrom(r.pageNo(), r.key());
+        while (pageNo != 0) {
+            try (PinnedPage h = PinnedPage.pin(pool, r.fileId(), pageNo).dirty().latch()) {
+                Page p = h.page();
+                BtreePage bp = new BtreePage(p).check("undo");
+                for (int i = 0; i < bp.count(); i++) {
+                    if (Arrays.equals(bp.key(i), r.key())) {
+                        log.leafReplace(p, i, r.key(), r.after(), r.before());
+                        if (!bp.replaceData(i, r.before())) {
+                            throw bp.corrupt("undo of the replace at LSN " + Lsn.toString(entry.lsn()) + " finds "
+                                    + "data of another length than " + r.before().length + " bytes at slot " + i);
+                        }
+                        return;
+                    }
+                }
+                pageNo = bp.rightLink();
+            }
+        }
+        throw new CorruptionException("undo of the B-tree replace at LSN " + Lsn.toString(entry.lsn())
+                + " cannot find its key in " + pool.describe(r.fileId()) + " from page " + r.pageNo());
     }
 
     @Override
@@ -130,6 +182,12 @@ final class BtreeRecords implements ResourceManager {
         @Override
         public void leafDelete(Page page, int slot, byte[] key, byte[] data) {
             LogRecord rec = new BtreeLeafRecord(false, page.fileId(), page.pageNo(), slot, key, data);
+            setLsn(page, clr.log(rec), rec);
+        }
+
+        @Override
+        public void leafReplace(Page page, int slot, byte[] key, byte[] before, byte[] after) {
+            LogRecord rec = new BtreeReplaceRecord(page.fileId(), page.pageNo(), slot, key, before, after);
             setLsn(page, clr.log(rec), rec);
         }
 

@@ -9,6 +9,7 @@ import org.libtp.core.txn.Txn;
 final class TxnBtreeLog implements BtreeLog {
     static {
         BtreeLeafRecord.register();
+        BtreeReplaceRecord.register();
     }
 
     private final Txn txn;
@@ -40,6 +41,12 @@ final class TxnBtreeLog implements BtreeLog {
     @Override
     public void leafDelete(Page page, int slot, byte[] key, byte[] data) {
         long lsn = txn.log(new BtreeLeafRecord(false, page.fileId(), page.pageNo(), slot, key, data));
+        page.setLsn(lsn, txn.lastLsnEnd());
+    }
+
+    @Override
+    public void leafReplace(Page page, int slot, byte[] key, byte[] before, byte[] after) {
+        long lsn = txn.log(new BtreeReplaceRecord(page.fileId(), page.pageNo(), slot, key, before, after));
         page.setLsn(lsn, txn.lastLsnEnd());
     }
 

@@ -14,11 +14,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The B-tree's log record through the core's registry: round trip, printer, malformed payloads. */
+/** The B-tree's log records through the core's registry: round trip, printer, malformed payloads. */
 class BtreeLeafRecordTest {
-    static final List<BtreeLeafRecord> SAMPLES = List.of(
+    static final List<LogRecord> SAMPLES = List.of(
             new BtreeLeafRecord(true, 3, 4, 5, new byte[] {1, 2}, new byte[] {3}),
-            new BtreeLeafRecord(false, 3, 1L << 33, 0, new byte[] {1}, new byte[0]));
+            new BtreeLeafRecord(false, 3, 1L << 33, 0, new byte[] {1}, new byte[0]),
+            new BtreeReplaceRecord(3, 7, 2, new byte[] {4}, new byte[] {5, 6}, new byte[] {7, 8}),
+            new BtreeReplaceRecord(3, 1L << 40, 0, new byte[0], new byte[0], new byte[0]));
 
     @Test
     void roundTripsAndPrintsThroughTheCoreRegistry() {

@@ -150,6 +150,49 @@ class BtreeTxnTest {
         }
     }
 
+    /** The B-tree's records from {@code from} on, by type name. */
+    private static List<String> btreeRecords(Tp f, long from) {
+        List<String> types = new ArrayList<>();
+        f.tp.log().scan(from, e -> {
+            String name = org.libtp.core.log.record.RecordType.of(e.type(), e.lsn()).name();
+            if (name.startsWith("BTREE_")) {
+                types.add(name);
+            }
+            return true;
+        });
+        return types;
+    }
+
+    @Test
+    void aSameLengthUpdateIsOneReplaceRecordAndAbortWritesTheInverse() {
+        byte[] key = bytes("k");
+        byte[] v1 = bytes("value-1");
+        try (Tp f = new Tp(home)) {
+            Txn t = f.tp.txn().begin();
+            f.tree.put(key, v1, false, f.prot(t), f.log(t));
+            f.commit(t);
+            long from = f.tp.log().endLsn();
+            t = f.tp.txn().begin();
+            assertArrayEquals(v1, f.tree.put(key, bytes("value-2"), false, f.prot(t), f.log(t)));
+            f.abort(t);
+            // one record for the update, one compensation: the inverse replace
+            assertEquals(List.of("BTREE_REPLACE", "BTREE_REPLACE"), btreeRecords(f, from));
+            t = f.tp.txn().begin();
+            assertArrayEquals(v1, f.tree.get(key, f.prot(t)));
+            f.commit(t);
+            from = f.tp.log().endLsn();
+            t = f.tp.txn().begin();
+            f.tree.put(key, bytes("value-22"), false, f.prot(t), f.log(t)); // another length: a delete and an insert
+            f.commit(t);
+            assertEquals(List.of("BTREE_DELETE", "BTREE_INSERT"), btreeRecords(f, from));
+        }
+        try (Tp f = new Tp(home)) {
+            Txn t = f.tp.txn().begin();
+            assertArrayEquals(bytes("value-22"), f.tree.get(key, f.prot(t)));
+            f.commit(t);
+        }
+    }
+
     @Test
     void abortAfterARootSplitFindsKeysMovedDownFromTheRoot() {
         try (Tp f = new Tp(home)) {

@@ -185,19 +185,24 @@ final class PageWriter {
         return lsn + org.libtp.core.log.LogRecordCodec.HEADER_SIZE + payload.length;
     }
 
-    boolean repairTorn(int fileId, long pageNo, byte[] image, long imageLsn) {
+    private byte[] tornCheckBuffer = new byte[0]; // recovery's, single-threaded
+
+    boolean repairTorn(int fileId, long pageNo, java.util.function.Supplier<byte[]> copy, long imageLsn) {
         pool.checkOpen();
-        if (fileId < 1 || fileId > lay.maxFiles() || mem.getIntVolatile(fileEntry(fileId) + F_STATE) != 1
-                || image.length != pageSize) {
+        if (fileId < 1 || fileId > lay.maxFiles() || mem.getIntVolatile(fileEntry(fileId) + F_STATE) != 1) {
             return false;
         }
-        byte[] buf = new byte[pageSize];
+        byte[] buf = tornCheckBuffer.length == pageSize ? tornCheckBuffer : (tornCheckBuffer = new byte[pageSize]);
         int n = pool.read(fileId, pageNo, buf, "page " + pageNo);
         java.util.Arrays.fill(buf, n, pageSize, (byte) 0);
         String why = n < pageSize ? (n == 0 ? "missing" : "cut short at " + n + " bytes")
                 : PageHeader.check(buf, pageSize, pageNo);
         if (why == null) {
             return false; // intact (maybe older than the image: redo brings it forward)
+        }
+        byte[] image = copy.get();
+        if (image.length != pageSize) {
+            return false;
         }
         try {
             StorageFile file = file(fileId);

@@ -656,10 +656,11 @@ public final class SharedBufferPool implements BufferManager {
     /**
      * Recovery, before redo: if page {@code pageNo} of {@code fileId} on disk fails its check or
      * is missing or cut short (a write torn or lost by power loss), rewrites it from {@code image} (the newest logged copy, at LSN
-     * {@code imageLsn}) and forces the file. Redo then goes on from the copy's page LSN. True if
-     * the page was rewritten. A file no longer registered is skipped.
+     * {@code imageLsn}, read from the log only then: most pages are intact) and forces the file.
+     * Redo then goes on from the copy's page LSN. True if the page was rewritten. A file no
+     * longer registered is skipped.
      */
-    public boolean repairTorn(int fileId, long pageNo, byte[] image, long imageLsn) {
+    public boolean repairTorn(int fileId, long pageNo, java.util.function.Supplier<byte[]> image, long imageLsn) {
         return writer.repairTorn(fileId, pageNo, image, imageLsn);
     }
 

@@ -70,7 +70,7 @@ final class Checkpointer {
         }
         long distance = logSinceCheckpoint();
         long bytes = config.checkpointBytes();
-        boolean due = bytes > 0 && distance > bytes || ageDue(distance);
+        boolean due = bytes > 0 && distance > bytes || ageDue(distance) || afterRecovery(distance);
         if (!due || checkpointing) {
             return;
         }
@@ -101,6 +101,17 @@ final class Checkpointer {
         long end = log.endLsn();
         long redo = Math.max(mem.getLongVolatile(OFF_LAST_CKP_REDO), mem.getLongVolatile(OFF_LAST_CKP));
         return (Lsn.file(end) - (long) Lsn.file(redo)) * log.fileSize() + Lsn.offset(end) - Lsn.offset(redo);
+    }
+
+    /**
+     * The checkpoint that ended recovery wrote no pages (it marks itself with time 0): the next
+     * one is due at the first commit after it, taken in the background, so that the pages
+     * recovery redid are written soon and a second crash does not redo them all again. Not with
+     * automatic checkpoints turned off (both settings 0): then the application takes them.
+     */
+    private boolean afterRecovery(long distance) {
+        return distance > 0 && mem.getLongVolatile(OFF_LAST_CKP_MILLIS) == 0
+                && (config.checkpointBytes() > 0 || config.checkpointSeconds() > 0);
     }
 
     private boolean ageDue(long distance) {
@@ -153,7 +164,7 @@ final class Checkpointer {
             }
             long bytes = config.checkpointBytes();
             long distance = logSinceCheckpoint();
-            if (!(bytes > 0 && distance > bytes || ageDue(distance))) {
+            if (!(bytes > 0 && distance > bytes || ageDue(distance) || afterRecovery(distance))) {
                 continue; // a stale wake-up: another thread or process took it meanwhile
             }
             checkpointing = true;
@@ -184,6 +195,26 @@ final class Checkpointer {
      * otherwise only pages dirty since before the previous checkpoint are (fuzzy).
      */
     long checkpoint(boolean full) {
+        return checkpoint(full ? Mode.FULL : Mode.FUZZY);
+    }
+
+    /**
+     * The checkpoint that ends recovery, at open: it logs the active transactions and the
+     * dirty-page table (the pages redo and undo changed, with their oldest LSNs) and writes no
+     * page unless the table would not fit in its record. Writing them all first (a sharp
+     * checkpoint) was most of the time from open to the first commit after a crash; they are
+     * written by the next checkpoint, due at the first commit after this one ({@code changed}),
+     * in the background. Until then a crash redoes from where this recovery did.
+     */
+    long checkpointAfterRecovery(boolean changed) {
+        return checkpoint(changed ? Mode.AFTER_RECOVERY : Mode.FUZZY);
+    }
+
+    /** What a checkpoint writes: every dirty page, those dirty since before the previous one, or none. */
+    private enum Mode { FULL, FUZZY, AFTER_RECOVERY }
+
+    private long checkpoint(Mode mode) {
+        boolean full = mode == Mode.FULL;
         ckpLatch.acquire();
         try {
             long redo = log.endLsn();
@@ -204,8 +235,8 @@ final class Checkpointer {
             int room = Math.max(0, (log.bufferSize() / 2 - 64 - 16 * active.size()) / 20);
             List<LogRecord.DirtyPage> dirty = new ArrayList<>();
             for (ResourceManager rm : managers) {
-                dirty.addAll(rm.checkpoint(begin, full || previous == Lsn.NULL ? begin : previous,
-                        Math.max(0, room - dirty.size())));
+                long writeBefore = mode == Mode.AFTER_RECOVERY ? Lsn.NULL : full || previous == Lsn.NULL ? begin : previous;
+                dirty.addAll(rm.checkpoint(begin, writeBefore, Math.max(0, room - dirty.size())));
             }
             for (LogRecord.DirtyPage d : dirty) {
                 redo = Math.min(redo, d.recLsn()); // redo from the oldest change not yet written
@@ -229,7 +260,7 @@ final class Checkpointer {
             }
             mem.putLongVolatile(OFF_LAST_CKP_FROM, from);
             mem.putLongVolatile(OFF_LAST_CKP_REDO, redo);
-            mem.putLongVolatile(OFF_LAST_CKP_MILLIS, System.currentTimeMillis());
+            mem.putLongVolatile(OFF_LAST_CKP_MILLIS, mode == Mode.AFTER_RECOVERY ? 0 : System.currentTimeMillis());
             mem.putLongVolatile(OFF_LAST_CKP_BEGIN, begin);
             if (log.autoRemove()) {
                 retention.removeQuietly();

@@ -127,8 +127,8 @@ public final class PageUpdates implements ResourceManager {
             }
             int fileId = (int) (long) e.getKey().get(0);
             long pageNo = e.getKey().get(1);
-            LogRecord.PageWrite w = (LogRecord.PageWrite) LogRecords.decode(pool.log().read(e.getValue()));
-            if (pool.repairTorn(fileId, pageNo, w.page(), e.getValue())) {
+            long at = e.getValue();
+            if (pool.repairTorn(fileId, pageNo, () -> ((LogRecord.PageWrite) LogRecords.decode(pool.log().read(at))).page(), at)) {
                 repaired++;
             }
         }
@@ -141,6 +141,11 @@ public final class PageUpdates implements ResourceManager {
     /** Pages the last recovery in this process rewrote from their logged images (torn by a crash). */
     public int tornPagesRepaired() {
         return torn;
+    }
+
+    @Override
+    public boolean redoes(RecordType type) {
+        return type != RecordType.PAGE_WRITE;
     }
 
     @Override

@@ -46,9 +46,10 @@ final class Recovery {
      * Under the txn latch, in the first process: the paper's log_roll, then undo of losers. The
      * analysis reads the log from the last checkpoint's redo LSN, or from the first LSN of a
      * transaction active at it if that is earlier — not the whole log — so recovery time is
-     * bounded by the checkpoint interval and the longest transaction.
+     * bounded by the checkpoint interval and the longest transaction. True if it changed
+     * anything (redid a record or rolled back a transaction).
      */
-    void run(boolean catastrophic) {
+    boolean run(boolean catastrophic) {
         long t0 = System.nanoTime();
         for (ResourceManager rm : managers) {
             rm.beforeRecovery();
@@ -99,10 +100,13 @@ final class Recovery {
         long repaired = System.nanoTime();
         int[] redone = {0};
         log.scan(ckp[1], e -> {
-            LogRecord r = LogRecords.decode(e);
-            if (r.type().isResourceRecord()) {
-                tm.manager(r.type(), e).redo(e, r);
-                redone[0]++;
+            RecordType type = RecordType.of(e.type(), e.lsn());
+            if (type.isResourceRecord()) {
+                ResourceManager m = tm.manager(type, e);
+                if (m.redoes(type)) {
+                    m.redo(e, LogRecords.decode(e));
+                    redone[0]++;
+                }
             }
             return true;
         });
@@ -135,6 +139,7 @@ final class Recovery {
         }
         // The checkpoint that ends recovery is taken by open(), outside the txn latch.
         mem.putLongVolatile(OFF_LAST_CKP, Lsn.NULL);
+        return redone[0] > 0 || !losers.isEmpty();
     }
 
     /**

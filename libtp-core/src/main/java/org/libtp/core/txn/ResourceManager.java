@@ -46,6 +46,14 @@ public interface ResourceManager {
     default void beforeRedo(long redoLsn) {
     }
 
+    /**
+     * False for the record types {@link #redo} would ignore (read before redo, as the buffer
+     * manager's page writes): the redo pass does not decode those. Default: every type.
+     */
+    default boolean redoes(RecordType type) {
+        return true;
+    }
+
     /** Re-applies a logged change (forward pass of recovery). */
     void redo(LogEntry entry, LogRecord record);
 

@@ -109,11 +109,12 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
                                         boolean catastrophic) {
         Region region = env.region(spec(config));
         SharedTxnManager tm = new SharedTxnManager(env, log, config, region, rms);
+        boolean changed = false;
         tm.txnLatch.acquire();
         try {
             if (tm.mem.getIntVolatile(OFF_STATE) == 0) {
                 tm.mem.putInt(OFF_MAX, config.maxTransactions());
-                new Recovery(tm, env, log, tm.mem, tm.managerList).run(catastrophic);
+                changed = new Recovery(tm, env, log, tm.mem, tm.managerList).run(catastrophic);
                 tm.ranRecovery = true;
                 tm.mem.putIntVolatile(OFF_STATE, 1);
             } else if (tm.mem.getInt(OFF_MAX) != config.maxTransactions()) {
@@ -124,7 +125,9 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
             tm.txnLatch.release();
         }
         if (tm.mem.getIntVolatile(OFF_STATE) == 1 && tm.mem.getLong(OFF_LAST_CKP) == Lsn.NULL) {
-            tm.checkpoint();
+            tm.checkOpen();
+            env.checkValid();
+            tm.checkpointer.checkpointAfterRecovery(changed);
         }
         env.addFailCheckListener(tm.listener);
         return tm;

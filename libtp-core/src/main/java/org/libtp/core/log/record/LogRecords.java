@@ -68,7 +68,7 @@ public final class LogRecords {
                 yield buffer(16 + p.page().length).putInt(p.fileId()).putLong(p.pageNo()).putInt(p.page().length)
                         .put(p.page());
             }
-            case SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE -> ByteBuffer.wrap(encodeRegistered(r));
+            case SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE, BTREE_REPLACE -> ByteBuffer.wrap(encodeRegistered(r));
         };
         return b.array();
     }
@@ -170,7 +170,7 @@ public final class LogRecords {
                 }
                 case PAGE_IMAGE -> new LogRecord.PageImage(b.getInt(), b.getLong(), bytes(b));
                 case PAGE_WRITE -> new LogRecord.PageWrite(b.getInt(), b.getLong(), bytes(b));
-                case SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE -> {
+                case SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE, BTREE_REPLACE -> {
                     LogRecord x = codec(type, e.lsn()).decode(type, b);
                     if (x.type() != type) {
                         throw new IllegalArgumentException("codec of " + type + " decoded a " + x.type());
@@ -247,7 +247,7 @@ public final class LogRecords {
                 LogRecord.PageWrite p = (LogRecord.PageWrite) r;
                 yield "PAGE_WRITE file " + p.fileId() + " page " + p.pageNo() + " " + p.page().length + " bytes";
             }
-            case SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE -> r.type() + " " + printRegistered(r);
+            case SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE, BTREE_REPLACE -> r.type() + " " + printRegistered(r);
         };
     }
 }

@@ -39,7 +39,14 @@ public enum RecordType {
      */
     BTREE_INSERT(200),
     /** B-tree leaf delete of (key, data) at a slot, as {@link #BTREE_INSERT}. */
-    BTREE_DELETE(201);
+    BTREE_DELETE(201),
+    /**
+     * B-tree leaf update in place: the data of the key at a slot replaced by data of the same
+     * length (before and after). Redo by slot, undo by key, as {@link #BTREE_INSERT}. Logged
+     * instead of a delete and an insert: half the records, and redo repeats the update in place
+     * instead of compacting the page for the insert.
+     */
+    BTREE_REPLACE(202);
 
     private final int id;
 
@@ -73,7 +80,7 @@ public enum RecordType {
     public boolean isResourceRecord() {
         return switch (this) {
             case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> false;
-            case PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE, SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE -> true;
+            case PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE, SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE, BTREE_REPLACE -> true;
         };
     }
 
@@ -88,7 +95,7 @@ public enum RecordType {
         return switch (this) {
             case PAGE_IMAGE -> true;
             case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, PAGE_WRITE, SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT,
-                 BTREE_DELETE -> false;
+                 BTREE_DELETE, BTREE_REPLACE -> false;
         };
     }
 
@@ -98,7 +105,7 @@ public enum RecordType {
      */
     public boolean isRegistered() {
         return switch (this) {
-            case SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE -> true;
+            case SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE, BTREE_REPLACE -> true;
             case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE -> false;
         };
     }
@@ -110,7 +117,7 @@ public enum RecordType {
             case PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE -> "the buffer manager";
             case SLOT_UPDATE -> "the test record manager (libtp-core's tests)";
             case COUNTER_UPDATE -> "the commit benchmark's record manager (libtp-bench)";
-            case BTREE_INSERT, BTREE_DELETE -> "the B-tree (libtp-btree)";
+            case BTREE_INSERT, BTREE_DELETE, BTREE_REPLACE -> "the B-tree (libtp-btree)";
         };
     }
 

@@ -67,6 +67,7 @@ class LogRecordsTest {
         assertEquals(12, RecordType.PAGE_WRITE.id());
         assertEquals(200, RecordType.BTREE_INSERT.id());
         assertEquals(201, RecordType.BTREE_DELETE.id());
+        assertEquals(202, RecordType.BTREE_REPLACE.id());
         assertEquals(100, RecordType.SLOT_UPDATE.id());
         assertEquals(101, RecordType.COUNTER_UPDATE.id());
     }
