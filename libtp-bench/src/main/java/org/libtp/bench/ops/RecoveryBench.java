@@ -5,8 +5,11 @@ import org.libtp.bench.tpcb.TpcbEngines;
 import org.libtp.bench.tpcb.TpcbStore;
 import org.libtp.core.testkit.ParentWatch;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -43,9 +46,12 @@ public final class RecoveryBench implements Callable<Integer> {
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "3", description = "rounds (default: ${DEFAULT-VALUE})")
     int rounds;
 
-    @Option(names = "--kill-after", paramLabel = "MIN,MAX", defaultValue = "20,40", split = ",",
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--kill-after", paramLabel = "MIN,MAX", defaultValue = "20,40",
             description = "seconds the TPC-B run lasts before SIGKILL, drawn uniformly (default: ${DEFAULT-VALUE})")
-    double[] killAfter;
+    String killAfterOption;
 
     @Option(names = "--durability", paramLabel = "sync|nosync", defaultValue = "sync",
             description = "the TPC-B run's commits (default: ${DEFAULT-VALUE}, tpcb's default)")
@@ -79,11 +85,20 @@ public final class RecoveryBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (killAfter.length != 2 || killAfter[0] <= 0 || killAfter[1] < killAfter[0]) {
-            throw new IllegalArgumentException("--kill-after takes MIN,MAX seconds, 0 < MIN <= MAX");
+        double[] killAfter;
+        try {
+            killAfter = java.util.Arrays.stream(killAfterOption.split(",", -1)).mapToDouble(Double::parseDouble).toArray();
+        } catch (NumberFormatException e) {
+            killAfter = new double[0];
+        }
+        if (killAfter.length != 2 || !(killAfter[0] > 0) || !(killAfter[1] >= killAfter[0])) {
+            throw bad("--kill-after takes MIN,MAX seconds, 0 < MIN <= MAX");
         }
         if (!durability.equals("sync") && !durability.equals("nosync")) {
-            throw new IllegalArgumentException("--durability is sync or nosync, not " + durability);
+            throw bad("--durability is sync or nosync, not " + durability);
+        }
+        if (rounds < 1 || mpl < 1 || scale < 1 || accounts < 0 || cacheMb < 1) {
+            throw bad("--rounds, --mpl, --scale and --cache-mb are at least 1, --accounts at least 0");
         }
         SplittableRandom rnd = new SplittableRandom(seed);
         err.printf("recovery: seed %d%n", seed);
@@ -162,6 +177,10 @@ public final class RecoveryBench implements Callable<Integer> {
                         + "\"scale\":%d,\"worstOpenToFirstCommitMs\":%.1f,\"meanOpenToFirstCommitMs\":%.1f,\"jdk\":\"%s\"}",
                 rounds, durability, mpl, scale, worst, sum / rounds, System.getProperty("java.version")));
         return 0;
+    }
+
+    private CommandLine.ParameterException bad(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
     /**
