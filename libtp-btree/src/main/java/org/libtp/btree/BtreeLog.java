@@ -15,10 +15,16 @@ interface BtreeLog {
     void leafDelete(Page page, int slot, byte[] key, byte[] data);
 
     /**
-     * Logs the update in place of the data of {@code key} at {@code slot} of leaf {@code page},
-     * {@code before} by {@code after} of the same length (and sets the page LSN).
+     * Logs the update in place of the stored data of {@code key} at {@code slot} of leaf
+     * {@code page}: {@code before} by {@code after}, of one length (only the bytes that differ
+     * are logged), and sets the page LSN.
      */
-    void leafReplace(Page page, int slot, byte[] key, byte[] before, byte[] after);
+    default void leafReplace(Page page, int slot, byte[] key, byte[] before, byte[] after) {
+        leafReplace(page, BtreeReplaceRecord.of(page.fileId(), page.pageNo(), slot, key, before, after));
+    }
+
+    /** Logs {@code change}, an update in place of a slot of leaf {@code page} (and sets the page LSN). */
+    void leafReplace(Page page, BtreeReplaceRecord change);
 
     /** Logs the current image of {@code page} (redo-only: a split, an internal page update). */
     void image(Page page);
@@ -76,6 +82,10 @@ interface BtreeLog {
 
         @Override
         public void leafReplace(Page page, int slot, byte[] key, byte[] before, byte[] after) {
+        }
+
+        @Override
+        public void leafReplace(Page page, BtreeReplaceRecord change) {
         }
 
         @Override

@@ -416,6 +416,21 @@ final class BtreePage {
         return true;
     }
 
+    /**
+     * Overwrites bytes {@code [offset, offset + bytes.length)} of the data of leaf slot {@code i}
+     * if that data has {@code length} bytes; false otherwise (an update in place redone or undone).
+     */
+    boolean patchData(int i, int length, int offset, byte[] bytes) {
+        int c = slot(i);
+        int k = keyLen(c);
+        int d = page.getShort(c + 2);
+        if (d != length || offset < 0 || offset + bytes.length > d || c + LEAF_CELL_HEADER + k + d > size) {
+            return false;
+        }
+        page.putBytes(c + LEAF_CELL_HEADER + k + offset, bytes);
+        return true;
+    }
+
     void insertInternal(int i, byte[] key, long child) {
         int c = allocCell(internalCellSize(key.length));
         page.putShort(c, key.length);

@@ -88,9 +88,10 @@ final class BtreeRecords implements ResourceManager {
                 return;
             }
             BtreePage bp = new BtreePage(p).check("redo");
-            if (r.slot() >= bp.count() || !Arrays.equals(bp.key(r.slot()), r.key()) || !bp.replaceData(r.slot(), r.after())) {
+            if (r.slot() >= bp.count() || !Arrays.equals(bp.key(r.slot()), r.key())
+                    || !bp.patchData(r.slot(), r.length(), r.offset(), r.after())) {
                 throw bp.corrupt("redo of a replace at LSN " + Lsn.toString(entry.lsn())
-                        + " does not find its key with " + r.after().length + " bytes of data at slot " + r.slot());
+                        + " does not find its key with " + r.length() + " bytes of data at slot " + r.slot());
             }
             p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
         }
@@ -141,10 +142,12 @@ final class BtreeRecords implements ResourceManager {
                 BtreePage bp = new BtreePage(p).check("undo");
                 for (int i = 0; i < bp.count(); i++) {
                     if (Arrays.equals(bp.key(i), r.key())) {
-                        log.leafReplace(p, i, r.key(), r.after(), r.before());
-                        if (!bp.replaceData(i, r.before())) {
+                        BtreeReplaceRecord inverse = new BtreeReplaceRecord(r.fileId(), pageNo, i, r.key(), r.length(),
+                                r.offset(), r.after(), r.before());
+                        log.leafReplace(p, inverse);
+                        if (!bp.patchData(i, r.length(), r.offset(), r.before())) {
                             throw bp.corrupt("undo of the replace at LSN " + Lsn.toString(entry.lsn()) + " finds "
-                                    + "data of another length than " + r.before().length + " bytes at slot " + i);
+                                    + "data of another length than " + r.length() + " bytes at slot " + i);
                         }
                         return;
                     }
@@ -186,9 +189,8 @@ final class BtreeRecords implements ResourceManager {
         }
 
         @Override
-        public void leafReplace(Page page, int slot, byte[] key, byte[] before, byte[] after) {
-            LogRecord rec = new BtreeReplaceRecord(page.fileId(), page.pageNo(), slot, key, before, after);
-            setLsn(page, clr.log(rec), rec);
+        public void leafReplace(Page page, BtreeReplaceRecord change) {
+            setLsn(page, clr.log(change), change);
         }
 
         @Override

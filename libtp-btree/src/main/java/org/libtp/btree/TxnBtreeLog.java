@@ -45,8 +45,8 @@ final class TxnBtreeLog implements BtreeLog {
     }
 
     @Override
-    public void leafReplace(Page page, int slot, byte[] key, byte[] before, byte[] after) {
-        long lsn = txn.log(new BtreeReplaceRecord(page.fileId(), page.pageNo(), slot, key, before, after));
+    public void leafReplace(Page page, BtreeReplaceRecord change) {
+        long lsn = txn.log(change);
         page.setLsn(lsn, txn.lastLsnEnd());
     }
 

@@ -19,8 +19,21 @@ class BtreeLeafRecordTest {
     static final List<LogRecord> SAMPLES = List.of(
             new BtreeLeafRecord(true, 3, 4, 5, new byte[] {1, 2}, new byte[] {3}),
             new BtreeLeafRecord(false, 3, 1L << 33, 0, new byte[] {1}, new byte[0]),
-            new BtreeReplaceRecord(3, 7, 2, new byte[] {4}, new byte[] {5, 6}, new byte[] {7, 8}),
-            new BtreeReplaceRecord(3, 1L << 40, 0, new byte[0], new byte[0], new byte[0]));
+            new BtreeReplaceRecord(3, 7, 2, new byte[] {4}, 9, 3, new byte[] {5, 6}, new byte[] {7, 8}),
+            new BtreeReplaceRecord(3, 1L << 40, 0, new byte[0], 0, 0, new byte[0], new byte[0]));
+
+    @Test
+    void aReplaceLogsOnlyTheBytesThatDiffer() {
+        byte[] before = {1, 2, 3, 4, 5, 6};
+        assertEquals(new BtreeReplaceRecord(1, 2, 3, new byte[] {9}, 6, 1, new byte[] {2, 3, 4}, new byte[] {7, 3, 8}),
+                BtreeReplaceRecord.of(1, 2, 3, new byte[] {9}, before, new byte[] {1, 7, 3, 8, 5, 6}));
+        assertEquals(new BtreeReplaceRecord(1, 2, 3, new byte[] {9}, 6, 0, new byte[0], new byte[0]),
+                BtreeReplaceRecord.of(1, 2, 3, new byte[] {9}, before, before.clone()));
+        assertEquals(new BtreeReplaceRecord(1, 2, 3, new byte[] {9}, 6, 5, new byte[] {6}, new byte[] {0}),
+                BtreeReplaceRecord.of(1, 2, 3, new byte[] {9}, before, new byte[] {1, 2, 3, 4, 5, 0}));
+        assertThrows(IllegalArgumentException.class,
+                () -> new BtreeReplaceRecord(1, 2, 3, new byte[0], 4, 3, new byte[] {1, 2}, new byte[] {3, 4}));
+    }
 
     @Test
     void roundTripsAndPrintsThroughTheCoreRegistry() {

@@ -24,6 +24,7 @@ import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The B-tree in TP mode (page locks, logging): random transactions with aborts, then recovery. */
 class BtreeTxnTest {
@@ -185,6 +186,21 @@ class BtreeTxnTest {
             f.tree.put(key, bytes("value-22"), false, f.prot(t), f.log(t)); // another length: a delete and an insert
             f.commit(t);
             assertEquals(List.of("BTREE_DELETE", "BTREE_INSERT"), btreeRecords(f, from));
+            byte[] big = new byte[300];
+            t = f.tp.txn().begin();
+            f.tree.put(key, big, false, f.prot(t), f.log(t));
+            f.commit(t);
+            big[150] = 1;
+            from = f.tp.log().endLsn();
+            t = f.tp.txn().begin();
+            f.tree.put(key, big, false, f.prot(t), f.log(t));
+            f.commit(t);
+            // the replace carries the one byte that changed, not the 300 twice
+            long logged = f.tp.log().endLsn() - from;
+            assertTrue(logged < 200, logged + " bytes logged for a one-byte change");
+            t = f.tp.txn().begin();
+            f.tree.put(key, bytes("value-22"), false, f.prot(t), f.log(t));
+            f.commit(t);
         }
         try (Tp f = new Tp(home)) {
             Txn t = f.tp.txn().begin();

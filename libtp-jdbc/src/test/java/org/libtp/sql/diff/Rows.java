@@ -120,6 +120,24 @@ final class Rows {
         return true;
     }
 
+    /**
+     * True if every approximate (DOUBLE, REAL) cell of {@code a} has exactly the value of the
+     * cell of {@code b} at its place, where {@link #sameRows} allows rounding residue: a stored
+     * value one unit in the last place apart (H2 adds a DOUBLE and an exact number in decimal,
+     * LibTP in binary floating point) compares equal there but not to an equality predicate later.
+     */
+    static boolean sameApproximateBits(List<List<Object>> a, List<List<Object>> b) {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            for (int j = 0; j < Math.min(a.get(i).size(), b.get(i).size()); j++) {
+                if (a.get(i).get(j) instanceof Num x && b.get(i).get(j) instanceof Num y && x.exact == null && y.exact == null
+                        && Double.doubleToLongBits(x.approx) != Double.doubleToLongBits(y.approx)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     static boolean sameRow(List<Object> a, List<Object> b) {
         if (a.size() != b.size()) {
             return false;

@@ -42,9 +42,10 @@ public enum RecordType {
     BTREE_DELETE(201),
     /**
      * B-tree leaf update in place: the data of the key at a slot replaced by data of the same
-     * length (before and after). Redo by slot, undo by key, as {@link #BTREE_INSERT}. Logged
-     * instead of a delete and an insert: half the records, and redo repeats the update in place
-     * instead of compacting the page for the insert.
+     * length, logged as the range of bytes that differ (before and after). Redo by slot, undo by
+     * key, as {@link #BTREE_INSERT}. Logged instead of a delete and an insert: one record with
+     * the changed bytes rather than two with the whole entry, and redo repeats the update in
+     * place instead of compacting the page for the insert.
      */
     BTREE_REPLACE(202);
 
