@@ -498,7 +498,7 @@ final class Btree {
                         replaceInPlace(p, bp, i, key, oldStored, data, log);
                         return old;
                     }
-                    log.leafDelete(p, i, key, oldStored); // a replace is a delete plus an insert (paper 3.2.6)
+                    log.leafDelete(p, i, key, oldStored); // another length: a delete plus an insert (paper 3.2.6)
                     bp.delete(i);
                 }
                 if (bp.freeTotal() >= BtreePage.leafCellSize(key.length, data.length) + 2) {
@@ -535,10 +535,10 @@ final class Btree {
 
     /**
      * Read-modify-write in one descent: under the leaf's WRITE lock and latch, {@code change}
-     * gets the current value of {@code key} and returns the new one, which replaces it (logged
-     * as a delete plus an insert, like any replace). Returns the new value, or null (without
-     * calling {@code change}) if the key is absent. A new value of the old length is written in
-     * place; any other goes through {@link #put} after the latch is released (the leaf lock
+     * gets the current value of {@code key} and returns the new one, which replaces it. Returns
+     * the new value, or null (without calling {@code change}) if the key is absent. A new value
+     * of the old length is written in place (logged as one update in place: the bytes that
+     * differ); any other goes through {@link #put} after the latch is released (the leaf lock
      * keeps the key's value from changing in between). {@code change} runs under the page latch:
      * it must be quick and must not call into the tree.
      */
