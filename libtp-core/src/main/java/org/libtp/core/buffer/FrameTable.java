@@ -30,14 +30,8 @@ final class FrameTable {
         this.mem = region.memory();
         this.frames = lay.frames();
         this.pageSize = lay.pageSize();
-        this.partLatches = new Latch[lay.partitions()];
-        for (int i = 0; i < lay.partitions(); i++) {
-            partLatches[i] = env.latch(region, lay.offPart() + (long) PART_STRIDE * i, "buffer hash partition " + i);
-        }
-        this.frameLatches = new Latch[frames];
-        for (int i = 0; i < frames; i++) {
-            frameLatches[i] = env.latch(region, lay.offFrame() + (long) FRAME * i + FR_LATCH, "buffer frame " + i);
-        }
+        this.partLatches = env.latches(region, lay.offPart(), PART_STRIDE, lay.partitions(), "buffer hash partition");
+        this.frameLatches = env.latches(region, lay.offFrame() + FR_LATCH, FRAME, frames, "buffer frame");
         this.pinSlot = OFF_PINS + (long) PIN_STRIDE * env.processSlot();
     }
 

@@ -217,9 +217,37 @@ public final class RegionEnvironment implements AutoCloseable {
         return new Latch(region.memory(), offset, name, s);
     }
 
+    /**
+     * Views of {@code count} latches of {@code region} at {@code first + k * stride} (each a
+     * declared latch position, as for {@link #latch}), named {@code name + " " + k}. One look at
+     * the region's declared arrays for all of them: a pool of 64k frames attaches its frame
+     * latches in milliseconds, not in a tenth of a second.
+     */
+    public Latch[] latches(Region region, long first, long stride, int count, String name) {
+        SharedEnvironment s = live();
+        if (count < 0 || stride <= 0 && count > 1) {
+            throw new IllegalArgumentException("count " + count + ", stride " + stride);
+        }
+        LatchArray[] arrays = latchArraysOf(region);
+        Latch[] out = new Latch[count];
+        for (int k = 0; k < count; k++) {
+            long offset = first + stride * k;
+            if (!declares(arrays, offset)) {
+                throw new IllegalArgumentException("offset " + offset + " of region " + region.file()
+                        + " is not in a latch array declared in its RegionSpec");
+            }
+            out[k] = new Latch(region.memory(), offset, name + " " + k, s);
+        }
+        return out;
+    }
+
     private boolean declaresLatch(Region region, long offset) {
+        return declares(latchArraysOf(region), offset);
+    }
+
+    private static boolean declares(LatchArray[] arrays, long offset) {
         // The fingerprint covers the declared arrays; the shared state keeps the spec's view.
-        for (LatchArray a : latchArraysOf(region)) {
+        for (LatchArray a : arrays) {
             if (a.contains(offset)) {
                 return true;
             }
