@@ -124,6 +124,14 @@ class LatchTest {
             l.release();
             assertThrows(IllegalArgumentException.class, () -> env.latch(t.region, 4096, "not declared"));
             assertThrows(IllegalArgumentException.class, () -> env.latch(t.region, TestRegion.LATCHES + 8, "inside"));
+            // a run of latches: all 16 declared ones, one past the array refused, named by index
+            Latch[] all = env.latches(t.region, TestRegion.LATCHES, TestRegion.LATCH_STRIDE, 16, "run");
+            assertEquals(16, all.length);
+            assertTrue(all[15].toString().contains("run 15"), all[15].toString());
+            assertThrows(IllegalArgumentException.class,
+                    () -> env.latches(t.region, TestRegion.LATCHES, TestRegion.LATCH_STRIDE, 17, "run"));
+            assertThrows(IllegalArgumentException.class,
+                    () -> env.latches(t.region, TestRegion.LATCHES + 8, TestRegion.LATCH_STRIDE, 2, "inside"));
         }
     }
 
