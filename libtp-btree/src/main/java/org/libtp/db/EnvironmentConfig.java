@@ -49,9 +49,9 @@ import java.util.Map;
  *                              the last one (0 = never by size; default 32 MiB). Bounds the log
  *                              that recovery reads and redoes after a crash
  * @param checkpointSeconds     ... or once this many seconds have passed since the last one (0 = never
- *                              by time; default 60). After recovery the next one is also due at the
- *                              first commit (it writes the pages recovery changed, in the background),
- *                              unless both settings are 0: then checkpoints are the application's
+ *                              by time; default 60). The checkpoint that ends recovery writes no pages
+ *                              (the next one writes what recovery changed) unless recovery redid more
+ *                              than two intervals of log
  * @param maxTransactions       shared: transactions active at once, all processes together, 1..65536
  *                              (default 256); one more throws {@link org.libtp.core.CapacityExceededException}
  * @param maxProcesses          shared: processes that may have the environment open at once, 1..4096

@@ -70,7 +70,7 @@ final class Checkpointer {
         }
         long distance = logSinceCheckpoint();
         long bytes = config.checkpointBytes();
-        boolean due = bytes > 0 && distance > bytes || ageDue(distance) || afterRecovery(distance);
+        boolean due = bytes > 0 && distance > bytes || ageDue(distance);
         if (!due || checkpointing) {
             return;
         }
@@ -101,17 +101,6 @@ final class Checkpointer {
         long end = log.endLsn();
         long redo = Math.max(mem.getLongVolatile(OFF_LAST_CKP_REDO), mem.getLongVolatile(OFF_LAST_CKP));
         return (Lsn.file(end) - (long) Lsn.file(redo)) * log.fileSize() + Lsn.offset(end) - Lsn.offset(redo);
-    }
-
-    /**
-     * The checkpoint that ended recovery wrote no pages (it marks itself with time 0): the next
-     * one is due at the first commit after it, taken in the background, so that the pages
-     * recovery redid are written soon and a second crash does not redo them all again. Not with
-     * automatic checkpoints turned off (both settings 0): then the application takes them.
-     */
-    private boolean afterRecovery(long distance) {
-        return distance > 0 && mem.getLongVolatile(OFF_LAST_CKP_MILLIS) == 0
-                && (config.checkpointBytes() > 0 || config.checkpointSeconds() > 0);
     }
 
     private boolean ageDue(long distance) {
@@ -164,7 +153,7 @@ final class Checkpointer {
             }
             long bytes = config.checkpointBytes();
             long distance = logSinceCheckpoint();
-            if (!(bytes > 0 && distance > bytes || ageDue(distance) || afterRecovery(distance))) {
+            if (!(bytes > 0 && distance > bytes || ageDue(distance))) {
                 continue; // a stale wake-up: another thread or process took it meanwhile
             }
             checkpointing = true;
@@ -199,15 +188,22 @@ final class Checkpointer {
     }
 
     /**
-     * The checkpoint that ends recovery, at open: it logs the active transactions and the
-     * dirty-page table (the pages redo and undo changed, with their oldest LSNs) and writes no
-     * page unless the table would not fit in its record. Writing them all first (a sharp
-     * checkpoint) was most of the time from open to the first commit after a crash; they are
-     * written by the next checkpoint, due at the first commit after this one ({@code changed}),
-     * in the background. Until then a crash redoes from where this recovery did.
+     * The checkpoint that ends recovery, at open: if recovery changed pages ({@code changed}), it
+     * logs the active transactions and the dirty-page table (those pages, with their oldest LSNs)
+     * and writes no page unless the table would not fit in its record. Writing them all first (a
+     * sharp checkpoint) was most of the time from open to the first commit after a crash; they
+     * are written by the next checkpoint, due by the usual rules (log volume, time), in the
+     * background. Until then a crash redoes from where this recovery did; so that crashes in a
+     * row cannot let that distance grow without bound, a recovery that redid more than two
+     * checkpoint intervals of log writes the pages now, as before.
      */
     long checkpointAfterRecovery(boolean changed) {
-        return checkpoint(changed ? Mode.AFTER_RECOVERY : Mode.FUZZY);
+        long end = log.endLsn();
+        long redo = mem.getLongVolatile(OFF_LAST_CKP_REDO);
+        long distance = (Lsn.file(end) - (long) Lsn.file(redo)) * log.fileSize() + Lsn.offset(end) - Lsn.offset(redo);
+        long bytes = config.checkpointBytes();
+        boolean writeNothing = changed && !(bytes > 0 && distance > 2 * bytes);
+        return checkpoint(writeNothing ? Mode.AFTER_RECOVERY : Mode.FUZZY);
     }
 
     /** What a checkpoint writes: every dirty page, those dirty since before the previous one, or none. */
@@ -260,7 +256,7 @@ final class Checkpointer {
             }
             mem.putLongVolatile(OFF_LAST_CKP_FROM, from);
             mem.putLongVolatile(OFF_LAST_CKP_REDO, redo);
-            mem.putLongVolatile(OFF_LAST_CKP_MILLIS, mode == Mode.AFTER_RECOVERY ? 0 : System.currentTimeMillis());
+            mem.putLongVolatile(OFF_LAST_CKP_MILLIS, System.currentTimeMillis());
             mem.putLongVolatile(OFF_LAST_CKP_BEGIN, begin);
             if (log.autoRemove()) {
                 retention.removeQuietly();

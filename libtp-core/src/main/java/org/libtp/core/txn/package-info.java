@@ -49,12 +49,13 @@
  *       which ended; redo from the redo LSN (page records are skipped where the page LSN is
  *       newer); undo every loser (with compensation records) and log its abort; then a
  *       checkpoint that writes no pages: its dirty-page table names what redo and undo changed
- *       (with their oldest LSNs), so its redo LSN stays where this recovery started, and it is
- *       marked (time 0) so that the first commit after it wakes the checkpoint thread to write
- *       them. Writing them all before the open returned was most of the wait for the first
- *       commit after a crash. Running recovery again after a crash during it, or before that next
- *       checkpoint, gives the same state (redo is state-based and idempotent, undo is
- *       logged).</li>
+ *       (with their oldest LSNs), so its redo LSN stays where this recovery started; the next
+ *       checkpoint, due by the usual rules, writes them in the background. Writing them all
+ *       before the open returned was most of the wait for the first commit after a crash. A
+ *       recovery that redid more than two checkpoint intervals (crashes in a row) writes them at
+ *       open, as before, so the distance stays bounded. Running recovery again after a crash
+ *       during it, or before that next checkpoint, gives the same state (redo is state-based and
+ *       idempotent, undo is logged).</li>
  *   <li><b>Archiving</b>: log files wholly before the last checkpoint's R and before every active
  *       transaction's first record are not needed by recovery
  *       ({@link org.libtp.core.txn.SharedTxnManager#archivableLogFiles()}), nor by a running hot
