@@ -108,23 +108,11 @@ final class BtreeRecords implements ResourceManager {
         // structure changes are made and read under page latches.
         BtreeLog log = new ClrLog(clr);
         if (r.insert()) {
-            long pageNo = tree(r.fileId()).leafFrom(r.pageNo(), r.key());
-            while (pageNo != 0) {
-                try (PinnedPage h = PinnedPage.pin(pool, r.fileId(), pageNo).dirty().latch()) {
-                    Page p = h.page();
-                    BtreePage bp = new BtreePage(p).check("undo");
-                    for (int i = 0; i < bp.count(); i++) {
-                        if (Arrays.equals(bp.key(i), r.key())) {
-                            log.leafDelete(p, i, r.key(), bp.data(i));
-                            bp.delete(i);
-                            return;
-                        }
-                    }
-                    pageNo = bp.rightLink();
-                }
-            }
-            throw new CorruptionException("undo of the B-tree insert at LSN " + Lsn.toString(entry.lsn())
-                    + " cannot find its key in " + pool.describe(r.fileId()) + " from page " + r.pageNo());
+            atKey(entry, "insert", r.fileId(), r.pageNo(), r.key(), (p, bp, i, pageNo) -> {
+                log.leafDelete(p, i, r.key(), bp.data(i));
+                bp.delete(i);
+            });
+            return;
         }
         // A delete is undone by inserting the pair again where it belongs now.
         tree(r.fileId()).reinsertFrom(r.pageNo(), r.key(), r.data(), log);
@@ -135,28 +123,44 @@ final class BtreeRecords implements ResourceManager {
      * finds its key (splits move keys right only); the length is the same, so in place.
      */
     private void undoReplace(LogEntry entry, BtreeReplaceRecord r, BtreeLog log) {
-        long pageNo = tree(r.fileId()).leafFrom(r.pageNo(), r.key());
+        atKey(entry, "replace", r.fileId(), r.pageNo(), r.key(), (p, bp, i, pageNo) -> {
+            log.leafReplace(p, new BtreeReplaceRecord(r.fileId(), pageNo, i, r.key(), r.length(), r.offset(), r.after(),
+                    r.before()));
+            if (!bp.patchData(i, r.length(), r.offset(), r.before())) {
+                throw bp.corrupt("undo of the replace at LSN " + Lsn.toString(entry.lsn()) + " finds "
+                        + "data of another length than " + r.length() + " bytes at slot " + i);
+            }
+        });
+    }
+
+    /** What an undo does at its key's slot, with the leaf pinned, latched and marked dirty. */
+    @FunctionalInterface
+    private interface AtKey {
+        void apply(Page p, BtreePage bp, int slot, long pageNo);
+    }
+
+    /**
+     * Finds {@code key} for an undo from the logged leaf {@code pageNo}, moving right (splits move
+     * keys right only; a logged page that is internal now is the root, searched from the top),
+     * and applies {@code action} there under the leaf latch.
+     */
+    private void atKey(LogEntry entry, String what, int fileId, long loggedPage, byte[] key, AtKey action) {
+        long pageNo = tree(fileId).leafFrom(loggedPage, key);
         while (pageNo != 0) {
-            try (PinnedPage h = PinnedPage.pin(pool, r.fileId(), pageNo).dirty().latch()) {
+            try (PinnedPage h = PinnedPage.pin(pool, fileId, pageNo).dirty().latch()) {
                 Page p = h.page();
                 BtreePage bp = new BtreePage(p).check("undo");
                 for (int i = 0; i < bp.count(); i++) {
-                    if (Arrays.equals(bp.key(i), r.key())) {
-                        BtreeReplaceRecord inverse = new BtreeReplaceRecord(r.fileId(), pageNo, i, r.key(), r.length(),
-                                r.offset(), r.after(), r.before());
-                        log.leafReplace(p, inverse);
-                        if (!bp.patchData(i, r.length(), r.offset(), r.before())) {
-                            throw bp.corrupt("undo of the replace at LSN " + Lsn.toString(entry.lsn()) + " finds "
-                                    + "data of another length than " + r.length() + " bytes at slot " + i);
-                        }
+                    if (Arrays.equals(bp.key(i), key)) {
+                        action.apply(p, bp, i, pageNo);
                         return;
                     }
                 }
                 pageNo = bp.rightLink();
             }
         }
-        throw new CorruptionException("undo of the B-tree replace at LSN " + Lsn.toString(entry.lsn())
-                + " cannot find its key in " + pool.describe(r.fileId()) + " from page " + r.pageNo());
+        throw new CorruptionException("undo of the B-tree " + what + " at LSN " + Lsn.toString(entry.lsn())
+                + " cannot find its key in " + pool.describe(fileId) + " from page " + loggedPage);
     }
 
     @Override

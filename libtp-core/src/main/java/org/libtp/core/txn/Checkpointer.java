@@ -98,9 +98,13 @@ final class Checkpointer {
      * without pause.
      */
     private long logSinceCheckpoint() {
+        return logSince(Math.max(mem.getLongVolatile(OFF_LAST_CKP_REDO), mem.getLongVolatile(OFF_LAST_CKP)));
+    }
+
+    /** Bytes of log from {@code lsn} to the end. */
+    private long logSince(long lsn) {
         long end = log.endLsn();
-        long redo = Math.max(mem.getLongVolatile(OFF_LAST_CKP_REDO), mem.getLongVolatile(OFF_LAST_CKP));
-        return (Lsn.file(end) - (long) Lsn.file(redo)) * log.fileSize() + Lsn.offset(end) - Lsn.offset(redo);
+        return (Lsn.file(end) - (long) Lsn.file(lsn)) * log.fileSize() + Lsn.offset(end) - Lsn.offset(lsn);
     }
 
     private boolean ageDue(long distance) {
@@ -198,9 +202,7 @@ final class Checkpointer {
      * checkpoint intervals of log writes the pages now, as before.
      */
     long checkpointAfterRecovery(boolean changed) {
-        long end = log.endLsn();
-        long redo = mem.getLongVolatile(OFF_LAST_CKP_REDO);
-        long distance = (Lsn.file(end) - (long) Lsn.file(redo)) * log.fileSize() + Lsn.offset(end) - Lsn.offset(redo);
+        long distance = logSince(mem.getLongVolatile(OFF_LAST_CKP_REDO)); // what this recovery redid
         long bytes = config.checkpointBytes();
         boolean writeNothing = changed && !(bytes > 0 && distance > 2 * bytes);
         return checkpoint(writeNothing ? Mode.AFTER_RECOVERY : Mode.FUZZY);

@@ -99,7 +99,11 @@ class BankCrashTest {
             f.tm.commit(t);
         }
         int latchDeaths = 0;
-        for (int round = 0; round < rounds; round++) {
+        // A victim dies inside a latch in up to half the rounds on a loaded machine (each such
+        // round fails the environment, as documented): while no round has shown the survivors
+        // going on, up to twice as many rounds are run.
+        int round = 0;
+        for (; round < rounds || latchDeaths == round && round < 2 * rounds; round++) {
             List<ChildJvm> cs = ChildJvm.startAll(3, Teller.class,
                     i -> new String[] {home.toString(), Long.toString(rnd.nextLong()), Boolean.toString(i % 2 == 0)});
             try {
@@ -146,9 +150,9 @@ class BankCrashTest {
             }
             assertEquals(ACCOUNTS * INITIAL, total(home), "round " + round + " (seed " + seed + ")");
         }
-        System.out.println("BankCrashTest: " + rounds + " rounds of kill -9 (one, then all); total kept; in "
+        System.out.println("BankCrashTest: " + round + " rounds of kill -9 (one, then all); total kept; in "
                 + latchDeaths + " rounds the first victim died inside a latch (environment failed, as documented),"
                 + " in the others the survivors went on");
-        assertTrue(latchDeaths < rounds || rounds < 4, "the survivors never went on");
+        assertTrue(latchDeaths < round, "the survivors never went on in " + round + " rounds (seed " + seed + ")");
     }
 }
