@@ -86,6 +86,121 @@ public final class Session {
         return max;
     }
 
+    /**
+     * {@code sql} without the parentheses that change nothing: those around a single name,
+     * number, string or parameter after an operator or another parenthesis ({@code a * (-3)},
+     * {@code ((a) + 1)}), and the outer one of a doubled pair there ({@code - ((x))}). A parenthesis after
+     * a name or keyword (a call, {@code IN (1)}, {@code VALUES (1)}) or a comma (rows of VALUES)
+     * is kept. String literals, quoted names and comments are left as they are.
+     */
+    static String withoutRedundantParentheses(String sql) {
+        String s = sql;
+        for (int round = 0; round < 256; round++) { // each round removes at least one pair
+            String next = removeOneRound(s);
+            if (next.equals(s)) {
+                return s;
+            }
+            s = next;
+        }
+        return s;
+    }
+
+    /** One left-to-right pass of {@link #withoutRedundantParentheses}. */
+    private static String removeOneRound(String s) {
+        int n = s.length();
+        int[] match = new int[n]; // for each '(' outside literals its ')' (-1: none)
+        java.util.Arrays.fill(match, -1);
+        boolean[] code = new boolean[n]; // true: the character is outside literals and comments
+        int[] stack = new int[n];
+        int top = 0;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            int skipTo = -1;
+            if (c == '\'' || c == '"' || c == '`') {
+                int end = s.indexOf(c, i + 1);
+                skipTo = end < 0 ? n - 1 : end;
+            } else if (c == '-' && i + 1 < n && s.charAt(i + 1) == '-') {
+                int end = s.indexOf('\n', i);
+                skipTo = end < 0 ? n - 1 : end;
+            } else if (c == '/' && i + 1 < n && s.charAt(i + 1) == '*') {
+                int end = s.indexOf("*/", i + 2);
+                skipTo = end < 0 ? n - 1 : end + 1;
+            }
+            if (skipTo >= 0) {
+                i = skipTo;
+                continue;
+            }
+            code[i] = true;
+            if (c == '(') {
+                stack[top++] = i;
+            } else if (c == ')' && top > 0) {
+                match[stack[--top]] = i;
+            }
+        }
+        boolean[] drop = new boolean[n];
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            if (!code[i] || s.charAt(i) != '(' || match[i] < 0) {
+                continue;
+            }
+            int before = i - 1;
+            while (before >= 0 && Character.isWhitespace(s.charAt(before))) {
+                before--;
+            }
+            char prev = before < 0 ? ' ' : s.charAt(before);
+            boolean afterOperator = before >= 0 && code[before] && "+-*/%=<>(|!".indexOf(prev) >= 0;
+            int close = match[i];
+            int first = i + 1;
+            while (first < close && Character.isWhitespace(s.charAt(first))) {
+                first++;
+            }
+            int last = close - 1;
+            while (last > first && Character.isWhitespace(s.charAt(last))) {
+                last--;
+            }
+            boolean doubled = first < close && s.charAt(first) == '(' && code[first] && match[first] == last;
+            if (afterOperator && (singleToken(s, first, last) || doubled)) {
+                drop[i] = true;
+                drop[close] = true;
+                any = true;
+                break; // one pair per round: the matches of the rest are still exact
+            }
+        }
+        if (!any) {
+            return s;
+        }
+        StringBuilder b = new StringBuilder(n + 2);
+        for (int i = 0; i < n; i++) {
+            b.append(drop[i] ? ' ' : s.charAt(i)); // a space, not nothing: "-(-3)" must not become "--3"
+        }
+        return b.toString();
+    }
+
+    /** Whether s[first..last] is one name (possibly dotted), number (possibly signed), string or '?'. */
+    private static boolean singleToken(String s, int first, int last) {
+        if (first > last) {
+            return false;
+        }
+        char c = s.charAt(first);
+        if (c == '\'') {
+            return s.charAt(last) == '\'' && last > first && s.indexOf('\'', first + 1) == last;
+        }
+        if (first == last && c == '?') {
+            return true;
+        }
+        int i = first;
+        if ((c == '-' || c == '+') && first < last && Character.isDigit(s.charAt(first + 1))) {
+            i++;
+        }
+        for (; i <= last; i++) {
+            char d = s.charAt(i);
+            if (!(Character.isLetterOrDigit(d) || d == '_' || d == '.' || d == '$')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Parses one SQL statement. */
     public static Statement parse(String sql) throws SQLException {
         if (sql == null) {
@@ -102,6 +217,16 @@ public final class Session {
         try {
             net.sf.jsqlparser.statement.Statements all = CCJSqlParserUtil.parseStatements(sql, PARSER,
                     p -> p.withTimeOut(PARSE_TIMEOUT_MILLIS));
+            if (all == null || all.isEmpty() || all.get(0) == null) {
+                // JSqlParser's lookahead gives up on some valid expressions under deep redundant
+                // parentheses ("((((a) + (2)) IS NULL)) IN (...)"); the same statement with the
+                // parentheses that change nothing removed is tried once. Only text the parser
+                // refused is rewritten, so a statement it accepts keeps its exact meaning.
+                String plain = withoutRedundantParentheses(sql);
+                if (!plain.equals(sql)) {
+                    all = CCJSqlParserUtil.parseStatements(plain, PARSER, p -> p.withTimeOut(PARSE_TIMEOUT_MILLIS));
+                }
+            }
             if (all == null || all.isEmpty() || all.get(0) == null) {
                 if (depth > 16) { // JSqlParser gives up on deep nesting without saying why
                     throw SqlErrors.tooComplex("parentheses nested " + depth + " deep were not parsed (about 16 levels are)");
