@@ -19,17 +19,20 @@ public enum Durability {
      */
     SYNC,
     /**
-     * The commit record is written to the operating system (write(2)) but not forced: an
-     * acknowledged commit survives kill -9 of every process (the kernel has the bytes), not an
-     * operating system crash or power loss.
+     * An acknowledged commit survives kill -9 of every process, not an operating system crash
+     * or power loss. On Linux the commit record stays in the shared log buffer (a mapped file in
+     * {@code /dev/shm} or the environment directory, which outlives the processes) and the next
+     * open appends what the log files lack before recovery: no system call per commit. Where
+     * the kernel's boot id cannot be read (not Linux) the record is written to the operating
+     * system (write(2)) instead.
      */
     WRITE_NO_SYNC,
     /**
-     * The commit record is only put in the shared log buffer: an acknowledged commit survives
-     * neither kill -9 of every process nor power loss, only a clean close (closing the
-     * environment writes and forces the log). While another process keeps the environment
-     * open, the death of the committing process alone loses nothing: the buffer is in shared
-     * memory. The fastest.
+     * The commit record is only put in the shared log buffer, and the commit does not wait for
+     * earlier transactions whose locks were released early. Promised: a clean close (closing
+     * the environment writes and forces the log), and the death of the committing process while
+     * another keeps the environment open. On Linux the buffer is also salvaged after kill -9 of
+     * every process, as for {@link #WRITE_NO_SYNC}. Not power loss. The fastest.
      */
     NO_SYNC;
 

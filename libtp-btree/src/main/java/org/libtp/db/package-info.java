@@ -12,7 +12,8 @@
  *     {@link org.libtp.db.Environment#stats()} gives an {@link org.libtp.db.EnvironmentStats}.</li>
  * <li>{@link org.libtp.db.Transaction} (TP mode): two-phase page locks, write-ahead logging;
  *     commit waits as its {@link org.libtp.db.Durability} says (SYNC survives power loss,
- *     WRITE_NO_SYNC kill -9 of every process, NO_SYNC only a clean close).
+ *     WRITE_NO_SYNC kill -9 of every process without a system call on Linux, NO_SYNC a clean
+ *     close).
  *     {@link org.libtp.db.Environment#runInTransaction} / {@link org.libtp.db.Environment#inTransaction}
  *     begin, run, commit and retry deadlock victims and lock timeouts.</li>
  * <li>{@link org.libtp.db.Database}: get, put, putIfAbsent, delete, getForUpdate, update, zero-copy

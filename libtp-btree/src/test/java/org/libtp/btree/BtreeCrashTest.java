@@ -28,7 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its transaction n-3, and sets "w/count" to n; 1 in 8 aborts (and is retried), as does a
  * deadlock victim. After recovery the tree must verify, and for each worker with count c (the
  * acknowledged commits or one more): exactly the keys of transactions c-2..c, with their values.
- * Every other JVM commits with early lock release.
+ * Every other JVM commits with early lock release. Every other round commits at WRITE_NO_SYNC:
+ * those commits write nothing (their records stay in the shared log buffer, which the next first
+ * opener salvages), and every acknowledged one must survive kill -9 all the same.
  */
 @org.junit.jupiter.api.Tag("crash")
 @org.junit.jupiter.api.Tag("multi-jvm")
@@ -70,13 +72,14 @@ class BtreeCrashTest {
             int base = Integer.parseInt(args[1]);
             Random seedRnd = new Random(Long.parseLong(args[2]));
             boolean elr = args.length > 3 && Boolean.parseBoolean(args[3]); // every other JVM
+            Durability durability = args.length > 4 ? Durability.valueOf(args[4]) : Durability.SYNC;
             try (BtreeTxnTest.Tp f = new BtreeTxnTest.Tp(home, elr)) {
                 System.out.println("READY");
                 List<Thread> ts = new ArrayList<>();
                 for (int k = 0; k < WORKERS_PER_JVM; k++) {
                     int w = base + k;
                     Random rnd = new Random(seedRnd.nextLong());
-                    Thread th = new Thread(() -> run(f, w, rnd));
+                    Thread th = new Thread(() -> run(f, w, rnd, durability));
                     th.setDaemon(true);
                     ts.add(th);
                     th.start();
@@ -87,9 +90,9 @@ class BtreeCrashTest {
             }
         }
 
-        static void run(BtreeTxnTest.Tp f, int w, Random rnd) {
+        static void run(BtreeTxnTest.Tp f, int w, Random rnd, Durability durability) {
             while (true) {
-                Txn t = f.tp.txn().begin(Durability.SYNC);
+                Txn t = f.tp.txn().begin(durability);
                 try {
                     Protection prot = f.prot(t);
                     BtreeLog log = f.log(t);
@@ -180,9 +183,10 @@ class BtreeCrashTest {
         Map<Integer, Long> acked = new HashMap<>();
         long commits = 0;
         for (int round = 0; round < rounds; round++) {
+            Durability durability = round % 2 == 1 ? Durability.WRITE_NO_SYNC : Durability.SYNC;
             List<ChildJvm> cs = ChildJvm.startAll(jvms, Worker.class,
                     i -> new String[] {home.toString(), Integer.toString(WORKERS_PER_JVM * i), Long.toString(rnd.nextLong()),
-                            Boolean.toString(i % 2 == 0)});
+                            Boolean.toString(i % 2 == 0), durability.name()});
             try {
                 for (ChildJvm c : cs) {
                     c.awaitLine("READY", Duration.ofSeconds(60));

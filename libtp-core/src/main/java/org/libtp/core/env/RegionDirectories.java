@@ -218,12 +218,26 @@ final class RegionDirectories {
                 }
             }
             if (shm) {
-                Files.deleteIfExists(dir);
+                try {
+                    Files.deleteIfExists(dir);
+                } catch (java.nio.file.DirectoryNotEmptyException e) {
+                    if (!hasKeptRegion(dir)) {
+                        throw e;
+                    }
+                    LOG.warn("{} still holds a region kept from an earlier unclean end and not salvaged (the open "
+                            + "that should have said why); it stays until a log open salvages it or it is deleted", dir);
+                }
             }
         } catch (NoSuchFileException e) {
             // gone already
         } catch (IOException e) {
             LOG.warn("could not remove the region files in {}: {}", dir, e.toString());
+        }
+    }
+
+    private static boolean hasKeptRegion(Path dir) throws IOException {
+        try (DirectoryStream<Path> kept = Files.newDirectoryStream(dir, SharedEnvironment.KEPT_PREFIX + "*")) {
+            return kept.iterator().hasNext();
         }
     }
 
@@ -249,6 +263,11 @@ final class RegionDirectories {
                     }
                     String why = gone(d, a.lastModifiedTime());
                     if (why != null) {
+                        try (DirectoryStream<Path> kept = Files.newDirectoryStream(d, SharedEnvironment.KEPT_PREFIX + "*")) {
+                            for (Path k : kept) {
+                                Files.deleteIfExists(k); // its environment is gone: nothing to salvage into
+                            }
+                        }
                         remove(d, true, true);
                         LOG.info("removed leftover shared region directory {} ({})", d, why);
                     }

@@ -127,6 +127,21 @@ public final class RegionEnvironment implements AutoCloseable {
         return shared.regionDirectory();
     }
 
+    /**
+     * The region {@code name} as the last run left it, when that run ended uncleanly (every
+     * process died or the environment failed) and the region is one an unclean end keeps (the
+     * log); null otherwise. Its manager reads it while it opens first, then calls
+     * {@link #discardKeptRegion}. Read it as a file; it is not mapped or attached.
+     */
+    public Path keptRegion(String name) {
+        return live().keptRegion(name);
+    }
+
+    /** Deletes the kept region {@code name} (see {@link #keptRegion}). */
+    public void discardKeptRegion(String name) throws IOException {
+        live().discardKeptRegion(name);
+    }
+
     /** Where the shared regions are: {@link RegionPlacement#SHM} or {@link RegionPlacement#ENV_DIR}. */
     public RegionPlacement regionPlacement() {
         return shared.regionPlacement();

@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.List;
@@ -185,6 +186,9 @@ final class SharedEnvironment implements SyncContext {
                         (previousFlags & RegionHeader.FLAG_FAILED) != 0 ? " (it had failed)" : "");
             }
             RegionLocation chosen = choose(home, config);
+            if (previousUnclean && regionsFound) {
+                keepForSalvage(current.directory(), chosen.directory());
+            }
             if (recorded != null && !recorded.directory().equals(chosen.directory())) {
                 // The last run's regions were elsewhere (another placement or path): not needed.
                 RegionDirectories.remove(recorded.directory(), recorded.placement() == RegionPlacement.SHM, true);
@@ -319,6 +323,57 @@ final class SharedEnvironment implements SyncContext {
                     + "the regions its creator placed: open with RegionPlacement.AUTO (which follows them) or the same "
                     + "setting, or close the environment in every process first; nothing was changed");
         }
+    }
+
+    /**
+     * Regions whose last contents an unclean end keeps, under {@link #KEPT_PREFIX} in the new
+     * region directory, for their manager to salvage: the log buffer holds records (NO_SYNC and
+     * WRITE_NO_SYNC commits) that every process died before writing.
+     */
+    static final java.util.Set<String> KEPT_REGIONS = java.util.Set.of("log");
+    /** File name prefix of a kept region; not a region file, so no rebuild or removal deletes it. */
+    static final String KEPT_PREFIX = "__libtp.kept.";
+
+    /**
+     * Before the regions of an unclean end are rebuilt: moves each of {@link #KEPT_REGIONS} from
+     * {@code oldDir} to {@code newDir} as a kept file, unless a kept file is already there (an
+     * earlier open died before its manager salvaged it: that one is the older, unsalvaged
+     * state, and the region beside it was never used). Failures are logged: what cannot be kept
+     * is lost as it was before regions were kept at all, never half-kept.
+     */
+    private static void keepForSalvage(Path oldDir, Path newDir) {
+        for (String name : KEPT_REGIONS) {
+            Path src = oldDir.resolve(REGION_PREFIX + name);
+            Path dst = newDir.resolve(KEPT_PREFIX + name);
+            try {
+                if (Files.exists(dst) || !Files.exists(src)) {
+                    continue;
+                }
+                Files.createDirectories(newDir);
+                Path tmp = newDir.resolve(KEPT_PREFIX + name + ".new");
+                try {
+                    Files.move(src, tmp, StandardCopyOption.ATOMIC_MOVE);
+                } catch (IOException e) {
+                    Files.copy(src, tmp, StandardCopyOption.REPLACE_EXISTING); // another file system
+                }
+                Files.move(tmp, dst, StandardCopyOption.ATOMIC_MOVE);
+                LOG.debug("kept the {} region of the last run as {} for salvage", name, dst);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("could not keep the {} region of the last run ({}): records it held that no process "
+                        + "wrote to the log are lost", name, e.toString());
+            }
+        }
+    }
+
+    /** The kept region {@code name} of the last run (see {@link #KEPT_REGIONS}), or null. */
+    Path keptRegion(String name) {
+        Path p = regionDir.resolve(KEPT_PREFIX + name);
+        return Files.exists(p) ? p : null;
+    }
+
+    /** Deletes the kept region {@code name}: its manager salvaged it, or found nothing to. */
+    void discardKeptRegion(String name) throws IOException {
+        Files.deleteIfExists(regionDir.resolve(KEPT_PREFIX + name));
     }
 
     private static boolean sameDirectory(Path a, Path b) {

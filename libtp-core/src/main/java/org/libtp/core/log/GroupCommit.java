@@ -49,6 +49,12 @@ final class GroupCommit {
             case NO_SYNC:
                 return;
             case WRITE_NO_SYNC:
+                // The buffer outlives every process and the next first opener salvages it
+                // (LogSalvage), which is the promise of WRITE_NO_SYNC without a write(2) per
+                // commit; where that cannot be known safe (no boot id), the commit writes.
+                if (salvageable()) {
+                    return;
+                }
                 if (mem.getLongVolatile(OFF_WRITTEN_LSN) < upTo) {
                     buffer.writeOut();
                 }
@@ -59,6 +65,11 @@ final class GroupCommit {
             default:
                 throw new IllegalArgumentException(String.valueOf(durability));
         }
+    }
+
+    /** Whether the log buffer would be salvaged after every process died (the region has a boot id). */
+    boolean salvageable() {
+        return mem.getLong(OFF_BOOT_ID) != 0 || mem.getLong(OFF_BOOT_ID + 8) != 0;
     }
 
     /**

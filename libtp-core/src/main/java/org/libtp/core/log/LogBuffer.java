@@ -17,6 +17,17 @@ import java.nio.ByteBuffer;
  * The shared log buffer: appends (LSN assignment under the log latch), switches to the next file
  * when a record would not fit, and writes buffered bytes to the OS under the write latch (taken
  * after the log latch, so that the write(2) runs after the log latch is released).
+ *
+ * <p>Bytes leave the buffer only after they are written: the buffer holds [bufferStartLsn,
+ * nextLsn), of which [bufferStartLsn, writtenLsn) are written and [writtenLsn, nextLsn) are not
+ * (bufferStartLsn &lt;= writtenLsn). A write copies its bytes out under the log latch and writes
+ * them under the write latch alone; they stay in the buffer meanwhile, so a process killed in the
+ * write(2) leaves every record either in the file or in the buffer, which the next first opener
+ * salvages ({@link LogSalvage}). When a record does not fit, the unwritten tail is moved to the
+ * buffer's start if it does not overlap its destination (the source stays intact until the
+ * single store of bufferStartLsn), else the buffer is written out under the log latch. Once half
+ * the buffer is unwritten, the write-back thread writes it out, so that appenders rarely wait for
+ * a write(2).
  */
 final class LogBuffer {
     private static final Logger LOG = LoggerFactory.getLogger(SharedLog.class);
@@ -30,6 +41,10 @@ final class LogBuffer {
     private final long fileSize;
     private final int bufferSize;
     private final long reserve;
+    /** A write-out is queued on the write-back thread (this process). */
+    private final java.util.concurrent.atomic.AtomicBoolean writeQueued = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Scratch for moving the unwritten tail to the buffer's start; used under the log latch only. */
+    private byte[] moveScratch = new byte[0];
 
     LogBuffer(RegionEnvironment env, Storage storage, Memory mem, Latch logLatch, Latch writeLatch, LogFiles files,
               long fileSize, int bufferSize, long reserve) {
@@ -67,6 +82,7 @@ final class LogBuffer {
         int length = rec.remaining();
         long room = mayUseReserve ? 0 : reserve;
         long lsn;
+        boolean halfUnwritten;
         logLatch.acquire();
         try {
             lsn = mem.getLong(OFF_NEXT_LSN);
@@ -76,16 +92,18 @@ final class LogBuffer {
             files.ensureAllocated(lsn + length + room);
             long start = mem.getLong(OFF_BUFFER_START);
             if (lsn - start + length > bufferSize) {
-                writeBuffer(start, lsn);
-                start = lsn;
-                mem.putLongVolatile(OFF_BUFFER_START, lsn);
+                start = makeRoom(start, lsn, length);
             }
             mem.putBytes(OFF_BUFFER + (lsn - start), rec.array(), 0, length);
             mem.putLongVolatile(OFF_NEXT_LSN, lsn + length);
+            halfUnwritten = lsn + length - mem.getLongVolatile(OFF_WRITTEN_LSN) >= bufferSize / 2;
         } catch (IOException e) {
             throw env.fail("I/O error appending to the log in " + storage.directory() + ": " + e);
         } finally {
             logLatch.release();
+        }
+        if (halfUnwritten) {
+            writeBehind();
         }
         files.maybePrepareNext(lsn);
         files.maybeForceBehind(lsn);
@@ -145,15 +163,45 @@ final class LogBuffer {
     }
 
     /**
-     * Under the log latch: writes buffer bytes [start, end) to their file (to the OS), after any
-     * write in progress (the write latch), so that writtenLsn and the buffer stay in order.
+     * Under the log latch, when a record of {@code length} bytes at {@code lsn} does not fit in
+     * the buffer starting at {@code start}: frees the written bytes at the buffer's front and
+     * returns the new bufferStartLsn. The unwritten tail [writtenLsn, lsn) is moved to the front
+     * when source and destination do not overlap, so that the buffer holds every unwritten byte
+     * at every instant (a process killed in the move leaves the old bufferStartLsn naming intact
+     * bytes); otherwise the buffer is written out here and emptied.
+     */
+    private long makeRoom(long start, long lsn, int length) throws IOException {
+        long w = mem.getLongVolatile(OFF_WRITTEN_LSN); // a write in flight may raise it later: fine
+        long tail = lsn - w;
+        if (w > start && tail <= w - start && tail + length <= bufferSize) {
+            int n = (int) tail;
+            if (n > 0) {
+                if (moveScratch.length < n) {
+                    moveScratch = new byte[Math.max(n, Math.min(bufferSize, 2 * moveScratch.length))];
+                }
+                mem.getBytes(OFF_BUFFER + (w - start), moveScratch, 0, n);
+                mem.putBytes(OFF_BUFFER, moveScratch, 0, n);
+            }
+            mem.putLongVolatile(OFF_BUFFER_START, w);
+            return w;
+        }
+        writeBuffer(start, lsn);
+        mem.putLongVolatile(OFF_BUFFER_START, lsn);
+        return lsn;
+    }
+
+    /**
+     * Under the log latch: writes the unwritten buffer bytes up to {@code end} (the buffer starts
+     * at {@code start}) to their file (to the OS), after any write in progress (the write latch),
+     * so that writtenLsn and the buffer stay in order.
      */
     private void writeBuffer(long start, long end) throws IOException {
         writeLatch.acquire();
         try {
-            byte[] bytes = copyOut(start, end);
+            long from = mem.getLongVolatile(OFF_WRITTEN_LSN);
+            byte[] bytes = copyOut(start, from, end);
             if (bytes != null) {
-                files.file(Lsn.file(start)).write(ByteBuffer.wrap(bytes), Lsn.offset(start));
+                files.file(Lsn.file(from)).write(ByteBuffer.wrap(bytes), Lsn.offset(from));
             }
             raiseWritten(end);
         } finally {
@@ -161,15 +209,43 @@ final class LogBuffer {
         }
     }
 
-    /** Under the log latch: a copy of buffer bytes [start, end), or null if there are none. */
-    private byte[] copyOut(long start, long end) {
-        int n = (int) (end - start);
+    /** Under the log latch: a copy of the bytes of LSNs [from, end) of the buffer starting at {@code start}, or null. */
+    private byte[] copyOut(long start, long from, long end) {
+        int n = (int) (end - from);
         if (n <= 0) {
             return null;
         }
+        if (from < start) {
+            throw new IllegalStateException("log buffer lost unwritten bytes: written " + Lsn.toString(from)
+                    + ", buffer starts at " + Lsn.toString(start));
+        }
         byte[] bytes = new byte[n];
-        mem.getBytes(OFF_BUFFER, bytes, 0, n);
+        mem.getBytes(OFF_BUFFER + (from - start), bytes, 0, n);
         return bytes;
+    }
+
+    /**
+     * Queues a write-out on the write-back thread, once at a time per process: half the buffer
+     * is unwritten (NO_SYNC and WRITE_NO_SYNC commits write nothing themselves).
+     */
+    private void writeBehind() {
+        if (!writeQueued.compareAndSet(false, true)) {
+            return;
+        }
+        boolean queued = files.runBehind(() -> {
+            writeQueued.set(false);
+            try {
+                if (!env.isFailed()) {
+                    writeOut();
+                }
+            } catch (RuntimeException e) {
+                // writeOut failed the environment (an I/O error) or found it failed: said there
+                LOG.debug("background write of the log buffer: {}", e.toString());
+            }
+        });
+        if (!queued) {
+            writeQueued.set(false);
+        }
     }
 
     private void raiseWritten(long end) {
@@ -181,10 +257,10 @@ final class LogBuffer {
 
     /**
      * Writes the whole buffer to the OS; returns the LSN written up to. The bytes are copied out
-     * and the buffer emptied under the log latch; the write(2) runs under the write latch only,
-     * so appenders (which need just the log latch) go on meanwhile. Measured: at MPL 4 no-sync,
-     * appenders waiting for the log latch while a commit wrote were a quarter of the workers'
-     * time.
+     * under the log latch (they stay in the buffer until written); the write(2) runs under the
+     * write latch only, so appenders (which need just the log latch) go on meanwhile. Measured: at
+     * MPL 4 no-sync, appenders waiting for the log latch while a commit wrote were a quarter of
+     * the workers' time.
      */
     long writeOut() {
         long start;
@@ -199,12 +275,9 @@ final class LogBuffer {
         }
         try {
             try {
-                start = mem.getLong(OFF_BUFFER_START);
+                start = mem.getLongVolatile(OFF_WRITTEN_LSN);
                 end = mem.getLong(OFF_NEXT_LSN);
-                bytes = copyOut(start, end);
-                if (bytes != null) {
-                    mem.putLongVolatile(OFF_BUFFER_START, end);
-                }
+                bytes = copyOut(mem.getLong(OFF_BUFFER_START), start, end);
             } finally {
                 logLatch.release();
             }

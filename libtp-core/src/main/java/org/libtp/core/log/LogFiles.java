@@ -585,7 +585,26 @@ final class LogFiles {
         }
     }
 
-    /** One daemon thread per process handle that forces the log behind NO_SYNC appenders. */
+    /**
+     * Runs {@code task} on the write-back thread; false if the log is closing (the task did not
+     * and will not run).
+     */
+    boolean runBehind(Runnable task) {
+        if (closed) {
+            return false;
+        }
+        try {
+            writeBehind.execute(task);
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /**
+     * One daemon thread per process handle that writes the log buffer out and forces the log
+     * behind NO_SYNC and WRITE_NO_SYNC appenders.
+     */
     private final java.util.concurrent.ExecutorService writeBehind = java.util.concurrent.Executors
             .newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "libtp-log-writeback");

@@ -17,8 +17,8 @@ import org.libtp.core.region.Fingerprint;
  *                           freed its slot a follower takes over instead of failing the
  *                           environment
  *     384     8  nextLsn         LSN the next record gets
- *     392     8  bufferStartLsn  LSN of buffer byte 0; bytes before it have left the buffer:
- *                                written to the OS, or being written by the write latch's holder
+ *     392     8  bufferStartLsn  LSN of buffer byte 0; bytes before it have left the buffer
+ *                                and are written to the OS (it never passes writtenLsn)
  *     400     8  flushedLsn      bytes before it are forced (volatile)
  *     408     8  logId           random id written in every log file header
  *     416     8  flush event     {generation, waiters}: followers sleep on it
@@ -49,14 +49,21 @@ import org.libtp.core.region.Fingerprint;
  *     640     8  forcesAll       forces of the log by every process since the region was created
  *     648     8  forceNanos      their summed duration (nanoseconds): a hot backup reads the mean
  *                                force time to yield the disk to committers
- *    4096     B  buffer          bytes [bufferStartLsn, nextLsn) of the current log file
+ *     656    16  bootId          the kernel's boot id (/proc/sys/kernel/random/boot_id) when the
+ *                                region was created, 0 where unknown: the next first opener
+ *                                salvages the buffer of a kept region only from the same boot
+ *                                (after a machine restart a region file on disk may hold stale
+ *                                pages), and WRITE_NO_SYNC commits skip write(2) only where it can
+ *    4096     B  buffer          bytes [bufferStartLsn, nextLsn) of the current log file; those
+ *                                before writtenLsn are written, the rest are not
  * </pre>
  *
- * <p>Invariants: bufferStartLsn and nextLsn are in the same file; records never span files;
- * every log file but the last is forced before the next is created; bytes before writtenLsn
- * are in the file (written to the OS), bytes before flushedLsn are forced; bytes in
- * [writtenLsn, bufferStartLsn) are being written by the write latch's holder (a process killed
- * there fails the environment, as in any latch).
+ * <p>Invariants: bufferStartLsn &lt;= writtenLsn &lt;= nextLsn, all in the same file; records
+ * never span files; every log file but the last is forced before the next is created; bytes
+ * before writtenLsn are in the file (written to the OS), bytes before flushedLsn are forced;
+ * every byte in [writtenLsn, nextLsn) is in the buffer, also while the write latch's holder
+ * writes it (a process killed there fails the environment, as in any latch, and loses nothing:
+ * the next first opener salvages the buffer).
  */
 final class LogLayout {
     static final long OFF_LOG_LATCH = 256;
@@ -84,10 +91,12 @@ final class LogLayout {
     static final long OFF_ALLOC_LATCH = 576;
     static final long OFF_FORCES_ALL = 640;
     static final long OFF_FORCE_NANOS = 648;
+    static final long OFF_BOOT_ID = 656;
     static final long OFF_BUFFER = 4096;
     // 2: the flush latch became the leader word; 3: writtenLsn, write latch; 4: anchor; 5: allocated, alloc latch;
-    // 6: forcesAll, forceNanos; 7: the layout in its own class, fingerprinted by its constants
-    static final int LAYOUT_VERSION = 7;
+    // 6: forcesAll, forceNanos; 7: the layout in its own class, fingerprinted by its constants;
+    // 8: bootId, bufferStartLsn <= writtenLsn (bytes stay in the buffer until written)
+    static final int LAYOUT_VERSION = 8;
 
     /** Every constant above, folded: a process built with another layout refuses to attach. */
     static final long FINGERPRINT = Fingerprint.ofConstants(LogLayout.class);

@@ -19,7 +19,7 @@ public interface LogManager extends AutoCloseable {
     /**
      * Makes every record before {@code upTo} as durable as {@code durability} says: SYNC forces
      * (group commit: one force covers every committer waiting for it), WRITE_NO_SYNC writes to
-     * the OS, NO_SYNC does nothing.
+     * the OS unless the buffer is salvaged after a crash (then nothing), NO_SYNC does nothing.
      */
     void flush(long upTo, Durability durability);
 

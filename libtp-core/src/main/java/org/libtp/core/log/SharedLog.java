@@ -63,7 +63,12 @@ public final class SharedLog implements LogManager {
     }
 
     static RegionSpec spec(LogConfig config) {
-        return new RegionSpec("log", OFF_BUFFER + config.bufferSize(), LAYOUT_VERSION, FINGERPRINT,
+        return spec(config.bufferSize());
+    }
+
+    /** The log region's spec with a buffer of {@code bufferSize} bytes. */
+    static RegionSpec spec(long bufferSize) {
+        return new RegionSpec("log", OFF_BUFFER + bufferSize, LAYOUT_VERSION, FINGERPRINT,
                 new LatchArray(OFF_LOG_LATCH, 64, 1), new LatchArray(OFF_WRITE_LATCH, 64, 1),
                 new LatchArray(OFF_ALLOC_LATCH, 64, 1));
     }
@@ -84,6 +89,12 @@ public final class SharedLog implements LogManager {
                 m.putInt(OFF_BUFFER_SIZE, config.bufferSize());
                 log = new SharedLog(env, storage, region, config);
                 long end = log.files.recoverEnd();
+                // Records the last run committed without writing them (NO_SYNC, WRITE_NO_SYNC)
+                // are in its kept buffer: into the log before recovery reads it.
+                end = LogSalvage.salvage(env, log.files, m.getLong(OFF_LOG_ID), end);
+                long[] boot = LogSalvage.bootId();
+                m.putLong(OFF_BOOT_ID, boot[0]);
+                m.putLong(OFF_BOOT_ID + 8, boot[1]);
                 log.buffer.setEnd(end);
                 m.putLong(OFF_FLUSHED_LSN, end);
                 // How far the last file is allocated is not known: from its end on, the first
@@ -319,6 +330,15 @@ public final class SharedLog implements LogManager {
      */
     public long anchoredCheckpoint() {
         return files.anchoredCheckpoint;
+    }
+
+    /**
+     * Whether NO_SYNC and WRITE_NO_SYNC commits leave their records in the shared buffer (no
+     * write(2)), which the next first opener salvages after every process died: true where the
+     * kernel's boot id is known (Linux).
+     */
+    public boolean buffersUnforcedCommits() {
+        return commit.salvageable();
     }
 
     /** Size of the shared log buffer: the largest record that fits. */

@@ -35,7 +35,9 @@
  *
  * <h2>Latches</h2>
  * The <b>log latch</b> guards the buffer, nextLsn, bufferStartLsn and file switches; appending
- * copies the record into the buffer under it, writing the buffer to the OS first when it is full.
+ * copies the record into the buffer under it; when it is full, the unwritten tail moves to the
+ * buffer's front (if it does not overlap its destination) or the buffer is written out first.
+ * Once half the buffer is unwritten the write-back thread writes it out.
  * The <b>write latch</b> is held across each write(2) of buffer bytes, the <b>alloc latch</b>
  * while zeros are written ahead (raising {@code allocated}); each is taken after the log latch
  * or alone, never the two together. Zeros are written only at or above {@code allocated}, which
@@ -69,6 +71,16 @@
  *       a quarter left (a failed background force fails the environment like any other).
  *       Moving the switch's force out entirely needs the leader to force every file since
  *       flushedLsn and open to find the end of the log from the last checkpoint on.</li>
+ *   <li>NO_SYNC and WRITE_NO_SYNC commits write nothing where the kernel's boot id is known
+ *       (Linux): their records stay in the shared buffer, which outlives every process. Bytes
+ *       leave the buffer only once written ({@code bufferStartLsn <= writtenLsn}; a write copies
+ *       them out and leaves them there). After an unclean end the environment keeps the log
+ *       region ({@code __libtp.kept.log}); the first process, having found the end of the log
+ *       files, appends the kept buffer's whole, checksummed records from there, forces them and
+ *       deletes it, before recovery reads the log ({@code LogSalvage}). A buffer from before a
+ *       machine restart (another boot id) is not used: a region file on disk may hold stale
+ *       pages. One that cannot be read is a {@link org.libtp.core.CorruptionException} or
+ *       {@link org.libtp.core.VersionMismatchException} naming it, with nothing changed.</li>
  *   <li>At open, the first process scans the last file: the first record that is cut short, has an
  *       impossible length or fails its CRC ends the log; the rest of the file is zeroed (one WARN):
  *       only an unacknowledged, unforced write can be torn there. Unless a valid checkpoint record

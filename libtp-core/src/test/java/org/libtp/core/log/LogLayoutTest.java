@@ -33,7 +33,8 @@ class LogLayoutTest {
         assertEquals(576, LogLayout.OFF_ALLOC_LATCH);
         assertEquals(640, LogLayout.OFF_FORCES_ALL);
         assertEquals(648, LogLayout.OFF_FORCE_NANOS);
-        assertEquals(7, LogLayout.LAYOUT_VERSION);
+        assertEquals(656, LogLayout.OFF_BOOT_ID);
+        assertEquals(8, LogLayout.LAYOUT_VERSION);
         assertEquals(4096, LogLayout.OFF_BUFFER);
         assertEquals(4096 + 16 * 1024, SharedLog.spec(SharedLogTest.SMALL).size());
     }
