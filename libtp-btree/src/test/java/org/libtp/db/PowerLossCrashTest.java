@@ -85,6 +85,7 @@ class PowerLossCrashTest {
             FaultInjectingStorage fis = new FaultInjectingStorage(dir);
             // No write is atomic: data pages, log, anchor and registry writes all tear.
             Environment env = Environment.open(dir, config, fis);
+            Path regions = env.tp.env().regionDirectory();
             Database db = env.openDatabase(null, "t", DatabaseConfig.defaults());
             AtomicLongArray acked = new AtomicLongArray(WORKERS);
             AtomicBoolean stop = new AtomicBoolean();
@@ -147,6 +148,7 @@ class PowerLossCrashTest {
             } catch (RuntimeException ignored) {
                 // the storage is gone
             }
+            FaultInjectingStorage.loseSharedMemory(regions); // and the shared regions with it
             try (Environment after = Environment.open(dir, config);
                  Database t = after.openDatabase(null, "t", DatabaseConfig.defaults())) {
                 for (int w = 0; w < WORKERS; w++) {

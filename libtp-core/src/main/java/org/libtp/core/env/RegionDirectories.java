@@ -224,8 +224,7 @@ final class RegionDirectories {
                     if (!hasKeptRegion(dir)) {
                         throw e;
                     }
-                    LOG.warn("{} still holds a region kept from an earlier unclean end and not salvaged (the open "
-                            + "that should have said why); it stays until a log open salvages it or it is deleted", dir);
+                    LOG.info("{} keeps a log region for the next open to salvage (__libtp.kept.*)", dir);
                 }
             }
         } catch (NoSuchFileException e) {

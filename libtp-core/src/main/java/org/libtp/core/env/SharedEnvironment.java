@@ -187,7 +187,9 @@ final class SharedEnvironment implements SyncContext {
             }
             RegionLocation chosen = choose(home, config);
             if (previousUnclean && regionsFound) {
-                keepForSalvage(current.directory(), chosen.directory());
+                for (String name : KEPT_REGIONS) {
+                    keepForSalvage(current.directory(), chosen.directory(), name);
+                }
             }
             if (recorded != null && !recorded.directory().equals(chosen.directory())) {
                 // The last run's regions were elsewhere (another placement or path): not needed.
@@ -335,33 +337,32 @@ final class SharedEnvironment implements SyncContext {
     static final String KEPT_PREFIX = "__libtp.kept.";
 
     /**
-     * Before the regions of an unclean end are rebuilt: moves each of {@link #KEPT_REGIONS} from
-     * {@code oldDir} to {@code newDir} as a kept file, unless a kept file is already there (an
+     * Before the regions of an unclean end are rebuilt, or removed by a last close that did not
+     * attach it: moves region {@code name} (one of {@link #KEPT_REGIONS}) from {@code oldDir} to
+     * {@code newDir} as a kept file, unless a kept file is already there (an
      * earlier open died before its manager salvaged it: that one is the older, unsalvaged
      * state, and the region beside it was never used). Failures are logged: what cannot be kept
      * is lost as it was before regions were kept at all, never half-kept.
      */
-    private static void keepForSalvage(Path oldDir, Path newDir) {
-        for (String name : KEPT_REGIONS) {
-            Path src = oldDir.resolve(REGION_PREFIX + name);
-            Path dst = newDir.resolve(KEPT_PREFIX + name);
-            try {
-                if (Files.exists(dst) || !Files.exists(src)) {
-                    continue;
-                }
-                Files.createDirectories(newDir);
-                Path tmp = newDir.resolve(KEPT_PREFIX + name + ".new");
-                try {
-                    Files.move(src, tmp, StandardCopyOption.ATOMIC_MOVE);
-                } catch (IOException e) {
-                    Files.copy(src, tmp, StandardCopyOption.REPLACE_EXISTING); // another file system
-                }
-                Files.move(tmp, dst, StandardCopyOption.ATOMIC_MOVE);
-                LOG.debug("kept the {} region of the last run as {} for salvage", name, dst);
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("could not keep the {} region of the last run ({}): records it held that no process "
-                        + "wrote to the log are lost", name, e.toString());
+    private static void keepForSalvage(Path oldDir, Path newDir, String name) {
+        Path src = oldDir.resolve(REGION_PREFIX + name);
+        Path dst = newDir.resolve(KEPT_PREFIX + name);
+        try {
+            if (Files.exists(dst) || !Files.exists(src)) {
+                return;
             }
+            Files.createDirectories(newDir);
+            Path tmp = newDir.resolve(KEPT_PREFIX + name + ".new");
+            try {
+                Files.move(src, tmp, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                Files.copy(src, tmp, StandardCopyOption.REPLACE_EXISTING); // another file system
+            }
+            Files.move(tmp, dst, StandardCopyOption.ATOMIC_MOVE);
+            LOG.debug("kept the {} region of the last run as {} for salvage", name, dst);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not keep the {} region of the last run ({}): records it held that no process "
+                    + "wrote to the log are lost", name, e.toString());
         }
     }
 
@@ -453,6 +454,13 @@ final class SharedEnvironment implements SyncContext {
                             r.close();
                         }
                         env.close();
+                        for (String name : KEPT_REGIONS) {
+                            if (!regions.containsKey(name)) {
+                                // Not attached here, so not flushed by this close: a process that
+                                // died earlier may have left commits in it for the next open.
+                                keepForSalvage(regionDir, regionDir, name);
+                            }
+                        }
                         RegionDirectories.remove(regionDir, location.placement() == RegionPlacement.SHM,
                                 location.placement() == RegionPlacement.SHM);
                         lockFile.writeLocation(location.closed(), false);

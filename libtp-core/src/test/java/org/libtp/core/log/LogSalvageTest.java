@@ -112,6 +112,23 @@ class LogSalvageTest {
     }
 
     @Test
+    void aLastCloseThatNeverOpenedTheLogKeepsItsBuffer() throws Exception {
+        // This process has the environment open, not the log; the committer dies; this process
+        // then closes last, cleanly: the buffer is kept, not removed with the other regions.
+        Run run;
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV)) {
+            run = commitAndKill(30);
+        }
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), LOG)) {
+            assertEquals(run.end(), log.endLsn());
+            for (long[] a : run.acked()) {
+                assertArrayEquals(payload((int) a[1]), log.read(a[0]).payload(), "commit " + a[1]);
+            }
+        }
+    }
+
+    @Test
     void aBufferFromBeforeAMachineRestartIsNotSalvaged() throws Exception {
         Run run = commitAndKill(20);
         // What a restart changes: the boot id. The region file as a disk placement would keep it.

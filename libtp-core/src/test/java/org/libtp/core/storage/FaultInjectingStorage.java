@@ -841,6 +841,27 @@ public final class FaultInjectingStorage implements Storage {
 
     // ------------------------------------------------------------------ crash
 
+    /**
+     * What a power loss does to shared memory: the region files of the environment whose
+     * regions are in {@code regionDir} (its {@code regionDirectory()}, taken while it was open)
+     * are gone, the log buffer among them, so the next open rebuilds them and salvages nothing.
+     * A crash that keeps every write (as kill -9) keeps them; one that loses writes must lose
+     * these too, or the next open finds a log buffer that runs ahead of a log file the "power
+     * loss" cut, which a real machine cannot show.
+     */
+    public static void loseSharedMemory(Path regionDir) throws IOException {
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(regionDir)) {
+            for (Path p : files.toList()) {
+                String n = p.getFileName().toString();
+                if (n.equals("__libtp.env") || n.startsWith("__libtp.rgn.") || n.startsWith("__libtp.kept.")) {
+                    java.nio.file.Files.delete(p);
+                }
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            // gone already
+        }
+    }
+
     /** Simulates a power loss with {@code mode} for both data and directory operations. */
     public CrashReport crash(Random rnd, CrashMode mode) throws IOException {
         return crash(rnd, mode, mode);

@@ -225,6 +225,7 @@ class EarlyLockReleaseTest {
             Path home = Files.createDirectory(dir.resolve("r" + round));
             FaultInjectingStorage fis = new FaultInjectingStorage(home);
             PageFixture f = new PageFixture(home, 16, 0, config(true), fis);
+            Path regions = f.tp.env().regionDirectory();
             AtomicLong ackedTransfers = new AtomicLong();
             java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
             AtomicLong maxAckedRead = new AtomicLong();
@@ -290,6 +291,7 @@ class EarlyLockReleaseTest {
             } catch (RuntimeException ignored) {
                 // the storage has crashed
             }
+            FaultInjectingStorage.loseSharedMemory(regions); // the power loss empties it too
             try (PageFixture g = new PageFixture(home, 16, 0)) {
                 long total = 0;
                 for (int a = 0; a < accounts; a++) {

@@ -84,8 +84,10 @@ class FaultInjectionTest {
             }
             log.flush(log.endLsn(), Durability.WRITE_NO_SYNC); // unforced bytes in the file to tear
             fis.crash(rnd, FaultInjectingStorage.CrashMode.RANDOM);
+            Path regions = env.regionDirectory();
             log.close(); // its flush fails on the crashed storage and fails the environment
             env.close();
+            FaultInjectingStorage.loseSharedMemory(regions); // the power loss empties it too
             try (RegionEnvironment env2 = RegionEnvironment.open(dir, ENV);
                  SharedLog log2 = SharedLog.open(env2, new FileStorage(dir), LOG)) {
                 for (Map.Entry<Long, byte[]> d : durable.entrySet()) {
@@ -119,8 +121,10 @@ class FaultInjectionTest {
                 f.store.put(loser, s, -1);
             }
             f.tm.checkpoint(); // the loser's changes are now in slots.dat
+            Path regions = f.env.regionDirectory();
             fis.crash(rnd, FaultInjectingStorage.CrashMode.RANDOM);
             closeQuietly(f);
+            FaultInjectingStorage.loseSharedMemory(regions); // the power loss empties it too
             // Recovery on a storage that fails at a random force or write, then crashes.
             FaultInjectingStorage fis2 = new FaultInjectingStorage(home);
             if (rnd.nextBoolean()) {
@@ -135,6 +139,7 @@ class FaultInjectionTest {
                 // recovery failed part way
             }
             fis2.crash(rnd, FaultInjectingStorage.CrashMode.RANDOM);
+            FaultInjectingStorage.loseSharedMemory(regions);
             // And a clean recovery now gives the one right state.
             try (TxnFixture h = new TxnFixture(home)) {
                 for (int s = 0; s < 20; s++) {
