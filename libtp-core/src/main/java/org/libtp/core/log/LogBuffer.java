@@ -229,8 +229,8 @@ final class LogBuffer {
      * is unwritten (NO_SYNC and WRITE_NO_SYNC commits write nothing themselves).
      */
     private void writeBehind() {
-        if (!writeQueued.compareAndSet(false, true)) {
-            return;
+        if (writeQueued.get() || !writeQueued.compareAndSet(false, true)) {
+            return; // every append while half is unwritten comes here: a read, not a CAS, when queued
         }
         boolean queued = files.runBehind(() -> {
             writeQueued.set(false);

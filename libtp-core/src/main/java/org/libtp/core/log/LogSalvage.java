@@ -159,11 +159,12 @@ final class LogSalvage {
                     + "between were written to the log file and are gone (was the file replaced or truncated?). "
                     + advice(kept));
         }
+        ByteBuffer le = r.duplicate().order(ByteOrder.LITTLE_ENDIAN); // record headers are little-endian
         long lsn = end;
         int records = 0;
         while (lsn < next) {
             int at = (int) (OFF_BUFFER + (lsn - start));
-            int length = r.order(ByteOrder.LITTLE_ENDIAN).getInt(at + LogRecordCodec.OFF_LENGTH);
+            int length = le.getInt(at + LogRecordCodec.OFF_LENGTH);
             if (length < LogRecordCodec.HEADER_SIZE || lsn + length > next) {
                 break;
             }
@@ -177,7 +178,6 @@ final class LogSalvage {
             lsn += length;
             records++;
         }
-        r.order(ByteOrder.nativeOrder());
         if (lsn < next) {
             LOG.warn("the log region kept from the last run holds {} bytes from LSN {} that are not whole records; the "
                     + "{} records before them are salvaged", next - lsn, Lsn.toString(lsn), records);

@@ -240,11 +240,7 @@ public final class SharedLog implements LogManager {
         if (rec != null) {
             return LogRecordCodec.decode("the log buffer", lsn, rec);
         }
-        if (lsn >= mem.getLongVolatile(OFF_WRITTEN_LSN)) {
-            // Out of the buffer but still being written: wait for that write to end.
-            writeLatch.acquire();
-            writeLatch.release();
-        }
+        // Before bufferStartLsn, so written (bytes leave the buffer only once written).
         try {
             return readFromFile(lsn);
         } catch (IOException e) {
