@@ -3,6 +3,7 @@ package org.libtp.core.log;
 import static org.libtp.core.log.LogLayout.*;
 
 import org.libtp.core.CorruptionException;
+import org.libtp.core.EnvironmentAccessException;
 import org.libtp.core.VersionMismatchException;
 import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.region.Region;
@@ -64,6 +65,8 @@ final class LogSalvage {
      * @throws VersionMismatchException the kept region is of another LibTP's layout
      * @throws CorruptionException the kept region is damaged, or the log files end before the
      *         buffer's unwritten bytes begin; nothing was written
+     * @throws EnvironmentAccessException writing or forcing the salvaged records failed; the kept
+     *         region stays for the next open
      */
     static long salvage(RegionEnvironment env, LogFiles files, long logId, long end) {
         Path kept = env.keptRegion("log");
@@ -185,9 +188,16 @@ final class LogSalvage {
         if (lsn > end) {
             byte[] bytes = new byte[(int) (lsn - end)];
             r.get((int) (OFF_BUFFER + (end - start)), bytes);
-            var f = files.file(Lsn.file(end));
-            f.write(ByteBuffer.wrap(bytes), Lsn.offset(end));
-            f.force();
+            try {
+                var f = files.file(Lsn.file(end));
+                f.write(ByteBuffer.wrap(bytes), Lsn.offset(end));
+                f.force();
+            } catch (IOException e) {
+                // The kept region stays: the next open salvages again (over what got written).
+                throw new EnvironmentAccessException("I/O error appending " + records + " salvaged log records ("
+                        + bytes.length + " bytes) to " + files.where(LogFileHeader.fileName(Lsn.file(end))) + ": " + e + "; the log region kept from "
+                        + "the last run (" + kept + ") is left for the next open to salvage again", e);
+            }
             LOG.info("salvaged {} log records ({} bytes, LSN {} to {}) that the last run committed without writing "
                     + "them to the log (NO_SYNC / WRITE_NO_SYNC)", records, bytes.length, Lsn.toString(end),
                     Lsn.toString(lsn));

@@ -112,6 +112,26 @@ class LogSalvageTest {
     }
 
     @Test
+    void aFailedWriteOfTheSalvagedRecordsLeavesThemForTheNextOpen() throws Exception {
+        Run run = commitAndKill(25);
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV)) {
+            org.libtp.core.storage.FaultInjectingStorage fis = new org.libtp.core.storage.FaultInjectingStorage(home);
+            fis.failForceAfter(0);
+            org.libtp.core.EnvironmentAccessException e = assertThrows(org.libtp.core.EnvironmentAccessException.class,
+                    () -> SharedLog.open(env, fis, LOG));
+            assertTrue(e.getMessage().contains("salvaged") && e.getMessage().contains("next open"), e.getMessage());
+            assertTrue(env.keptRegion("log") != null, "the kept region stays");
+        }
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), LOG)) {
+            assertEquals(run.end(), log.endLsn());
+            for (long[] a : run.acked()) {
+                assertArrayEquals(payload((int) a[1]), log.read(a[0]).payload(), "commit " + a[1]);
+            }
+        }
+    }
+
+    @Test
     void aLastCloseThatNeverOpenedTheLogKeepsItsBuffer() throws Exception {
         // This process has the environment open, not the log; the committer dies; this process
         // then closes last, cleanly: the buffer is kept, not removed with the other regions.
