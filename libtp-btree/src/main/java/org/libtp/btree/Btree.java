@@ -478,6 +478,12 @@ final class Btree {
     byte[] put(byte[] key, byte[] value, boolean onlyIfAbsent, Protection prot, BtreeLog log) {
         checkKey(key);
         log.ensureSpace(spaceFor(key, value == null ? 0 : value.length));
+        if (!onlyIfAbsent && value != null && !overflow.inline(key, value.length)) {
+            byte[][] replaced = overwriteInPlace(key, value, prot, log);
+            if (replaced != null) {
+                return replaced[0];
+            }
+        }
         byte[] data = store(key, value, log); // what the leaf holds: the value inline, or a reference
         Page p = findLeaf(key, prot, LockMode.WRITE, null);
         byte[] old = null;
@@ -516,6 +522,29 @@ final class Btree {
             splitter.splitAndInsert(p, key, data, prot, log); // the full leaf, pinned and not latched
             return old;
         }
+    }
+
+    /**
+     * A put of an overflow value over one of the same length: overwrites the chain in place
+     * ({@link BtreeOverflow#overwrite}) under the leaf's WRITE lock, which this takes, and
+     * returns {old value}; null (nothing changed) when the key is absent or its value inline or
+     * of another length. The leaf itself does not change.
+     */
+    private byte[][] overwriteInPlace(byte[] key, byte[] value, Protection prot, BtreeLog log) {
+        Page p = findLeaf(key, prot, LockMode.WRITE, null);
+        byte[] stored;
+        try (PinnedPage h = PinnedPage.of(bm, p).latch()) {
+            BtreePage bp = new BtreePage(h.page());
+            int i = bp.lowerBound(key, cmp);
+            if (i >= bp.count() || bp.compareAt(i, key, cmp) != 0) {
+                return null;
+            }
+            stored = bp.data(i);
+        }
+        if (overflowPage(stored) == 0 || BtreeOverflow.overflowLength(stored) != value.length) {
+            return null;
+        }
+        return new byte[][] {overflow.overwrite(stored, value, log)};
     }
 
     /**

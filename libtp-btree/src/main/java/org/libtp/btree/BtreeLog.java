@@ -30,6 +30,13 @@ interface BtreeLog {
     void image(Page page);
 
     /**
+     * Changes bytes {@code [offset, offset + after.length)} of {@code page} (latched) to
+     * {@code after}, logged physically (before and after image; undone by a compensating update)
+     * with the page LSN set: an overflow value overwritten in place.
+     */
+    void pageUpdate(Page page, int offset, byte[] after);
+
+    /**
      * Called before an operation that may change pages it logs only afterwards (images): throws
      * {@link org.libtp.core.OutOfSpaceException}, with nothing changed, if the log has no room
      * for about {@code bytes} of records. Without a log, nothing to check.
@@ -90,6 +97,11 @@ interface BtreeLog {
 
         @Override
         public void image(Page page) {
+        }
+
+        @Override
+        public void pageUpdate(Page page, int offset, byte[] after) {
+            page.putBytes(offset, after);
         }
     };
 }

@@ -35,13 +35,15 @@ final class BtreeOverflow {
     static final int OFF_OVF_DATA = 48;
 
     /**
-     * The bytes a leaf stores for {@code value}: a tag byte and the value when the entry fits a
-     * quarter page; else the value goes to a chain of overflow pages (written and, in TP mode,
-     * logged as redo-only images first) and the leaf stores a reference. The chain is freed when
-     * the entry goes and that commits, or when the transaction that wrote it aborts.
+     * The bytes a leaf stores for {@code value}: a tag byte and the value when the entry fits
+     * what a split can always place ({@link Btree#maxInlineCell}, about half a page); else the
+     * value goes to a new chain of overflow pages (written and, in TP mode, logged as redo-only
+     * images first) and the leaf stores a reference. The chain is freed when the entry goes (or
+     * another value replaces it) and that commits, or when the transaction that wrote it aborts;
+     * a value of the same length is written over the old chain instead ({@link #overwrite}).
      */
     byte[] store(byte[] key, byte[] value, BtreeLog log) {
-        if (BtreePage.leafCellSize(key.length, 1 + value.length) <= tree.maxEntry) {
+        if (inline(key, value.length)) {
             byte[] s = new byte[1 + value.length];
             s[0] = INLINE;
             System.arraycopy(value, 0, s, 1, value.length);
@@ -68,6 +70,72 @@ final class BtreeOverflow {
         return java.nio.ByteBuffer.allocate(13).put(OVERFLOW).putLong(next).putInt(value.length).array();
     }
 
+    /** Whether a value of {@code length} bytes under {@code key} is stored inline in its leaf. */
+    boolean inline(byte[] key, int length) {
+        return BtreePage.leafCellSize(key.length, 1 + length) <= tree.maxEntry;
+    }
+
+    /** The length of the value a stored overflow reference names. */
+    static int overflowLength(byte[] stored) {
+        return java.nio.ByteBuffer.wrap(stored, 9, 4).getInt();
+    }
+
+    /**
+     * Overwrites the value in the overflow chain {@code stored} refers to with {@code value}, of
+     * the same length, page by page in place, and returns the value it held. The caller holds
+     * the WRITE lock of the leaf holding the reference: the chain is that entry's alone, so no
+     * other transaction reads or frees it until this one ends. Each page's change is logged as a
+     * physical update (before and after image of the bytes that differ, undone by a compensating
+     * update), so an abort or recovery restores the old value where a new chain would have
+     * cost a page allocation, a redo-only image per page and freeing the old chain at commit.
+     */
+    byte[] overwrite(byte[] stored, byte[] value, BtreeLog log) {
+        long pageNo = overflowPage(stored);
+        int length = overflowLength(stored);
+        if (pageNo == 0 || length != value.length) {
+            throw new IllegalArgumentException("not an overflow reference of " + value.length + " bytes");
+        }
+        byte[] out = new byte[length];
+        int at = 0;
+        while (at < length) {
+            if (pageNo == 0) {
+                throw new CorruptionException("the overflow chain of a value in " + tree.bm.describe(tree.file)
+                        + " ends after " + at + " of " + length + " bytes");
+            }
+            try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo).latch()) {
+                Page p = h.page();
+                int n = checkedUsed(p, pageNo, length - at);
+                p.getBytes(OFF_OVF_DATA, out, at, n);
+                int first = 0;
+                while (first < n && out[at + first] == value[at + first]) {
+                    first++;
+                }
+                if (first < n) { // some bytes differ: log and write only [first, last]
+                    int last = n - 1;
+                    while (out[at + last] == value[at + last]) {
+                        last--;
+                    }
+                    h.dirty();
+                    log.pageUpdate(p, OFF_OVF_DATA + first,
+                            java.util.Arrays.copyOfRange(value, at + first, at + last + 1));
+                }
+                at += n;
+                pageNo = p.getLong(OFF_OVF_NEXT);
+            }
+        }
+        return out;
+    }
+
+    /** The bytes of the value on overflow page {@code p}, checked against what is left to read. */
+    private int checkedUsed(Page p, long pageNo, int left) {
+        int n = p.getInt(OFF_OVF_USED);
+        if (p.type() != BtreePage.OVERFLOW || n <= 0 || n > left || n > p.size() - OFF_OVF_DATA) {
+            throw new CorruptionException("overflow page " + pageNo + " of " + tree.bm.describe(tree.file)
+                    + " is damaged (type " + p.type() + ", " + n + " bytes used)");
+        }
+        return n;
+    }
+
     /** The value of stored bytes: inline, or read from its overflow chain. */
     byte[] load(byte[] stored) {
         if (stored.length == 0) {
@@ -80,7 +148,7 @@ final class BtreeOverflow {
             throw new CorruptionException("a stored value in " + tree.bm.describe(tree.file) + " has tag " + stored[0]);
         }
         long pageNo = overflowPage(stored);
-        int length = java.nio.ByteBuffer.wrap(stored, 9, 4).getInt();
+        int length = overflowLength(stored);
         byte[] out = new byte[length];
         int at = 0;
         while (at < length) {
@@ -90,11 +158,7 @@ final class BtreeOverflow {
             }
             try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo).latch()) {
                 Page p = h.page();
-                int n = p.getInt(OFF_OVF_USED);
-                if (p.type() != BtreePage.OVERFLOW || n < 0 || n > length - at || n > p.size() - OFF_OVF_DATA) {
-                    throw new CorruptionException("overflow page " + pageNo + " of " + tree.bm.describe(tree.file)
-                            + " is damaged (type " + p.type() + ", " + n + " bytes used)");
-                }
+                int n = checkedUsed(p, pageNo, length - at);
                 p.getBytes(OFF_OVF_DATA, out, at, n);
                 at += n;
                 pageNo = p.getLong(OFF_OVF_NEXT);

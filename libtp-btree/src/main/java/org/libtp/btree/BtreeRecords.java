@@ -208,6 +208,11 @@ final class BtreeRecords implements ResourceManager {
         }
 
         @Override
+        public void pageUpdate(Page page, int offset, byte[] after) {
+            throw new IllegalStateException("undo of a B-tree record overwrites no overflow page");
+        }
+
+        @Override
         public void image(Page page) {
             byte[] image = page.getBytes(PageHeader.OFF_TYPE, page.size() - PageHeader.OFF_TYPE);
             LogRecord rec = new LogRecord.PageImage(page.fileId(), page.pageNo(), image);

@@ -56,6 +56,11 @@ final class TxnBtreeLog implements BtreeLog {
     }
 
     @Override
+    public void pageUpdate(Page page, int offset, byte[] after) {
+        pages.update(txn, page, offset, after);
+    }
+
+    @Override
     public void image(Page page) {
         pages.image(txn, page); // records after the change: the image holds it
     }

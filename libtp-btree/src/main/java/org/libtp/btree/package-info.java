@@ -55,7 +55,12 @@
  *
  * <p>Values whose leaf cell (header, key, tag, value) is larger than {@code Btree.maxInlineCell}
  * (about half a page: what a split can always place beside the longest high keys) go to a chain
- * of overflow pages; the leaf stores a tagged reference (see {@code BtreeOverflow}).
+ * of overflow pages; the leaf stores a tagged reference (see {@code BtreeOverflow}). A chain
+ * belongs to its one leaf entry, so the leaf's WRITE lock covers it: a put of a value of the
+ * same length overwrites the chain in place under that lock, logging each page's changed bytes
+ * as a physical page update ({@code PageUpdates}: undo by a compensating update, redo by page
+ * LSN); the leaf is not touched. Readers reach the chain only through the leaf (READ lock), and
+ * optimistic reads never follow a chain.
  *
  * <p>Not yet: merging pages that are not empty (a tree whose keys are mostly deleted at random
  * keeps sparse leaves), shrinking files, deleting removed databases' files.

@@ -29,7 +29,8 @@ import java.util.function.Function;
  *     overflow pages, the leaf holding a 13-byte reference: a
  *     20 MiB value works. A large value is in memory whole when it is written and read, and in TP
  *     mode its overflow pages are logged as page images, so writing it adds about its size to
- *     the log.</li>
+ *     the log; replacing it by a value of the same length writes over its pages in place and
+ *     logs only the bytes that changed (before and after).</li>
  * <li>RECNO records: exactly the record length fixed when the database was created
  *     ({@link DatabaseConfig#recordLength()}, 1 to pageSize - 33 bytes).</li>
  * </ul>

@@ -95,6 +95,9 @@ class BtreeTxnTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** Values in overflow chains (one and two pages), repeated so that updates overwrite them in place. */
+    static final int[] OVERFLOW_LENGTHS = {2_500, 6_000};
+
     @Test
     void randomTransactionsWithAbortsMatchTheModelAfterRecovery() {
         long seed = Seeds.seed("BtreeTxnTest");
@@ -110,7 +113,7 @@ class BtreeTxnTest {
                     if (rnd.nextInt(4) == 0) {
                         assertArrayEquals(mine.remove(key), f.tree.delete(key, f.prot(t), f.log(t)), "seed " + seed);
                     } else {
-                        byte[] data = new byte[rnd.nextInt(200)];
+                        byte[] data = new byte[rnd.nextInt(10) == 0 ? OVERFLOW_LENGTHS[rnd.nextInt(2)] : rnd.nextInt(200)];
                         rnd.nextBytes(data);
                         assertArrayEquals(mine.put(key, data), f.tree.put(key, data, false, f.prot(t), f.log(t)),
                                 "seed " + seed);
@@ -206,6 +209,78 @@ class BtreeTxnTest {
             Txn t = f.tp.txn().begin();
             assertArrayEquals(bytes("value-22"), f.tree.get(key, f.prot(t)));
             f.commit(t);
+        }
+    }
+
+    /** Record types written from {@code from} on, by name. */
+    private static List<String> records(Tp f, long from) {
+        List<String> types = new ArrayList<>();
+        f.tp.log().scan(from, e -> {
+            types.add(org.libtp.core.log.record.RecordType.of(e.type(), e.lsn()).name());
+            return true;
+        });
+        return types;
+    }
+
+    @Test
+    void anOverflowValueOfTheSameLengthIsOverwrittenInPlaceAndAbortRestoresIt() {
+        byte[] key = bytes("big");
+        byte[] v1 = new byte[9_000]; // three overflow pages of a 4 KiB page
+        Arrays.fill(v1, (byte) 1);
+        byte[] last = new byte[v1.length + 1];
+        Arrays.fill(last, (byte) 5);
+        try (Tp f = new Tp(home)) {
+            Txn t = f.tp.txn().begin();
+            f.tree.put(key, v1, false, f.prot(t), f.log(t));
+            f.commit(t);
+            long pages = f.tp.buffers().pageCount(f.tree.file);
+
+            byte[] v2 = v1.clone();
+            v2[5_000] = 2; // on the second page
+            long from = f.tp.log().endLsn();
+            t = f.tp.txn().begin();
+            assertArrayEquals(v1, f.tree.put(key, v2, false, f.prot(t), f.log(t)));
+            assertArrayEquals(v2, f.tree.get(key, f.prot(t)));
+            f.commit(t);
+            // one physical update of the byte that changed; no new chain, no page image, nothing freed
+            assertEquals(List.of("PAGE_UPDATE", "TXN_COMMIT"), records(f, from));
+            assertTrue(f.tp.log().endLsn() - from < 200, (f.tp.log().endLsn() - from) + " bytes logged");
+            assertEquals(pages, f.tp.buffers().pageCount(f.tree.file));
+
+            byte[] v3 = new byte[v1.length];
+            Arrays.fill(v3, (byte) 3);
+            t = f.tp.txn().begin();
+            f.tree.put(key, v3, false, f.prot(t), f.log(t)); // every page, twice in one transaction
+            f.tree.update(key, v -> {
+                byte[] w = v.clone();
+                w[0] = 4;
+                return w;
+            }, f.prot(t), f.log(t));
+            f.abort(t);
+            t = f.tp.txn().begin();
+            assertArrayEquals(v2, f.tree.get(key, f.prot(t)));
+            f.commit(t);
+
+            byte[] longer = Arrays.copyOf(v1, v1.length + 1); // another length: a new chain, the old one freed
+            t = f.tp.txn().begin();
+            f.tree.put(key, longer, false, f.prot(t), f.log(t));
+            byte[] v4 = longer.clone();
+            v4[100] = 9; // then in place over the chain this transaction wrote
+            assertArrayEquals(longer, f.tree.put(key, v4, false, f.prot(t), f.log(t)));
+            f.abort(t); // both undone, the new chain freed
+            t = f.tp.txn().begin();
+            assertArrayEquals(v2, f.tree.get(key, f.prot(t)));
+            f.tree.put(key, v4, false, f.prot(t), f.log(t));
+            f.tree.put(key, last, false, f.prot(t), f.log(t));
+            f.commit(t);
+            assertEquals(List.of(), f.tree.verify());
+            f.tp.log().flush(f.tp.log().endLsn(), Durability.SYNC);
+        }
+        try (Tp f = new Tp(home)) {
+            Txn t = f.tp.txn().begin();
+            assertArrayEquals(last, f.tree.get(key, f.prot(t)));
+            f.commit(t);
+            assertEquals(List.of(), f.tree.verify());
         }
     }
 

@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The checkpoint that ends recovery writes no pages (the next checkpoint writes them), and
  * updates of the same length are logged as one update in place: a crash with losers that updated
  * in place, a second crash right after the recovery (the redone pages still unwritten), then a
- * recovery that redid more than two checkpoint intervals, which writes them at open.
+ * recovery that redid more than two checkpoint intervals, which writes them at open. The same
+ * with values in overflow chains, which updates of the same length overwrite in place.
  */
 class RecoveryCheckpointTest {
     @TempDir
@@ -32,8 +33,15 @@ class RecoveryCheckpointTest {
         return String.format("k%05d", i).getBytes(StandardCharsets.UTF_8);
     }
 
-    static byte[] value(Random rnd) {
-        byte[] v = new byte[24]; // one length: every update is in place
+    /** Inline values of one length: every update is in place in the leaf. */
+    static final int INLINE_LENGTH = 24;
+    /** Over the inline limit of a 4 KiB page: a one-page overflow chain, overwritten in place. */
+    static final int OVERFLOW_LENGTH = 2_500;
+
+    int length = INLINE_LENGTH;
+
+    byte[] value(Random rnd) {
+        byte[] v = new byte[length]; // one length: every update is in place
         rnd.nextBytes(v);
         return v;
     }
@@ -62,6 +70,16 @@ class RecoveryCheckpointTest {
 
     @Test
     void recoveryWritesNoPagesAndASecondCrashBeforeTheNextCheckpointLosesNothing() throws Exception {
+        crashTwiceAndRecover();
+    }
+
+    @Test
+    void overflowValuesOverwrittenInPlaceByLosersAreRestoredByRecovery() throws Exception {
+        length = OVERFLOW_LENGTH;
+        crashTwiceAndRecover();
+    }
+
+    private void crashTwiceAndRecover() throws Exception {
         long seed = Seeds.seed("RecoveryCheckpointTest");
         Random rnd = new Random(seed);
         Map<Integer, byte[]> model = new HashMap<>();
