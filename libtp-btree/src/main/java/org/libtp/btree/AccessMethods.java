@@ -108,8 +108,19 @@ public final class AccessMethods {
             this.tree = tree;
         }
 
+        /** This thread's last protection on this tree: a transaction's operations reuse it. */
+        private final ThreadLocal<TxnProtection> lastProtection = new ThreadLocal<>();
+
         private Protection prot(Txn txn) {
-            return txn == null ? Protection.NONE : new TxnProtection(tp.locks(), txn, tree.file);
+            if (txn == null) {
+                return Protection.NONE;
+            }
+            TxnProtection p = lastProtection.get();
+            if (p == null || p.txn != txn) {
+                p = new TxnProtection(tp.locks(), txn, tree.file);
+                lastProtection.set(p);
+            }
+            return p;
         }
 
         private BtreeLog log(Txn txn) {

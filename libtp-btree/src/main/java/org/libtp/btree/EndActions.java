@@ -32,6 +32,9 @@ final class EndActions {
 
     /** Removes and returns the actions for transaction {@code txnId} ending as {@code committed}. */
     List<Action> take(long txnId, boolean committed) {
+        if (pending.isEmpty()) { // most transactions: no boxing of the id, no lookup
+            return List.of();
+        }
         List<Action>[] lists = pending.remove(txnId);
         if (lists == null) {
             return List.of();

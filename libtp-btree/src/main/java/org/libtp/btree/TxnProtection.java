@@ -9,7 +9,7 @@ import org.libtp.core.txn.Txn;
 /** TP mode's page locks: the lock manager's, held by the operation's transaction. */
 final class TxnProtection implements Protection {
     private final LockManager locks;
-    private final Txn txn;
+    final Txn txn;
     private final int file;
 
     TxnProtection(LockManager locks, Txn txn, int file) {
@@ -20,13 +20,13 @@ final class TxnProtection implements Protection {
 
     @Override
     public void lock(long pageNo, LockMode mode) {
-        locks.lock(txn, new LockObject(file, pageNo), mode, 0);
+        locks.lockPage(txn, file, pageNo, mode, 0);
     }
 
     @Override
     public boolean tryLock(long pageNo, LockMode mode) {
         try {
-            locks.lock(txn, new LockObject(file, pageNo), mode, LockManager.NOWAIT);
+            locks.lockPage(txn, file, pageNo, mode, LockManager.NOWAIT);
             return true;
         } catch (LockNotGrantedException e) {
             return false;

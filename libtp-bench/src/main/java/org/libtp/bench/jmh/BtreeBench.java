@@ -127,7 +127,40 @@ public class BtreeBench {
         TempDirs.deleteRecursively(dir);
     }
 
+    /** Operations (keys handed out) in the current iteration, for the thread's allocation per operation. */
+    private long calls;
+    private long allocatedAtStart;
+
+    /**
+     * The benchmark thread's own allocation, printed per iteration: JMH's gc profiler divides
+     * every thread's allocation by the operations, so the environments' background threads
+     * (write-back, checkpoints, failure checks) show as a few hundred bytes per operation, with
+     * an error larger than the mean, even for {@code getTreeMap}.
+     */
+    @Setup(Level.Iteration)
+    public void iterationStart() {
+        calls = 0;
+        allocatedAtStart = threadAllocatedBytes();
+    }
+
+    @TearDown(Level.Iteration)
+    public void iterationEnd() {
+        long bytes = threadAllocatedBytes() - allocatedAtStart;
+        if (calls > 0 && bytes >= 0) {
+            System.out.printf("  (benchmark thread: %.3f B/op over %,d operations)%n", (double) bytes / calls, calls);
+        }
+    }
+
+    private static long threadAllocatedBytes() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        if (mx instanceof com.sun.management.ThreadMXBean sun && sun.isThreadAllocatedMemorySupported()) {
+            return sun.getThreadAllocatedBytes(Thread.currentThread().getId());
+        }
+        return -1;
+    }
+
     private byte[] nextKey() {
+        calls++;
         int i = next++;
         if (next == KEYS) {
             next = 0;

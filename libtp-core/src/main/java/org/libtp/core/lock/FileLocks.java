@@ -10,10 +10,17 @@ package org.libtp.core.lock;
  * unlock gives back one of those first; an unlock that must go to the table drops the entry, so
  * the cache only ever under-states what the table holds. Nobody but the transaction itself
  * releases a live transaction's locks (escalation's release of covered pages drops the file's
- * entries first).
+ * entries first). When the transaction has ended, the slot's next transaction empties and reuses
+ * it ({@link #reuse}), so that beginning a transaction and taking its first locks allocates
+ * nothing.
  */
 final class FileLocks {
-    final long txnId;
+    /** The transaction id of a cache whose transaction has ended. */
+    static final long NONE = -1;
+    /** A cache that grew past this many slots is not kept for the next transaction. */
+    private static final int KEPT_CAPACITY = 4096;
+
+    long txnId;
     private int lastFile = -1;
     private long[] lastEntry;
     private final java.util.HashMap<Integer, long[]> byFile = new java.util.HashMap<>(4);
@@ -30,6 +37,28 @@ final class FileLocks {
 
     FileLocks(long txnId) {
         this.txnId = txnId;
+    }
+
+    /** Empties this cache for transaction {@code next} (or {@link #NONE}): no file, intention or page lock held. */
+    void reuse(long next) {
+        txnId = next;
+        if (cached > 0) {
+            if (modes.length > KEPT_CAPACITY) {
+                pages = new long[16];
+                files = new int[16];
+                modes = new byte[16];
+                refs = new int[16];
+            } else {
+                java.util.Arrays.fill(modes, (byte) 0);
+            }
+            cached = 0;
+        }
+        for (long[] e : byFile.values()) { // kept: the files a slot's transactions lock are few
+            e[0] = -1;
+            e[1] = 0;
+            e[2] = 0;
+            e[3] = 0;
+        }
     }
 
     private static int home(int fileId, long pageNo, int mask) {

@@ -34,6 +34,15 @@ public interface LockManager extends AutoCloseable {
     void lock(Locker txn, LockObject obj, LockMode mode, int flags);
 
     /**
+     * {@link #lock} of page {@code pageNo} (&gt;= 0) of file {@code fileId} (&gt;= 0) in READ or
+     * WRITE mode, named by its two numbers: the access methods' path, which then allocates
+     * nothing when the lock cache or a file lock answers (or the table grants at once).
+     */
+    default void lockPage(Locker txn, int fileId, long pageNo, LockMode mode, int flags) {
+        lock(txn, new LockObject(fileId, pageNo), mode, flags);
+    }
+
+    /**
      * Releases one reference to {@code txn}'s lock on {@code obj}; the lock goes when the count
      * reaches zero (B-link internal page locks are released early this way) and compatible
      * waiters are granted.

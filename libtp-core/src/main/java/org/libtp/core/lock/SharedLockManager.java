@@ -160,11 +160,15 @@ public final class SharedLockManager implements LockManager {
     // ------------------------------------------------------------------ argument checks
 
     private void checkArgs(Locker txn, LockObject obj) {
-        if (txn == null) {
-            throw new IllegalArgumentException("transaction must not be null");
-        }
         if (obj == null) {
             throw new IllegalArgumentException("lock object must not be null");
+        }
+        checkTxn(txn);
+    }
+
+    private void checkTxn(Locker txn) {
+        if (txn == null) {
+            throw new IllegalArgumentException("transaction must not be null");
         }
         if (txn.slot() < 0 || txn.slot() >= maxLockers) {
             throw new IllegalArgumentException("transaction " + txn.id() + " (slot " + txn.slot()
@@ -196,32 +200,49 @@ public final class SharedLockManager implements LockManager {
         checkArgs(txn, obj);
         checkFlags(flags);
         if (obj.pageNo() == LockObject.WHOLE_FILE) {
-            acquire(txn, obj, mode.ordinal(), flags, true, false);
+            acquire(txn, obj.fileId(), LockObject.WHOLE_FILE, mode.ordinal(), flags, true, false);
             FileLocks fl = fileLocks(txn);
             int held = fl.held(obj.fileId());
             fl.hold(obj.fileId(), held < 0 ? mode.ordinal() : LockMode.join(held, mode.ordinal()));
             return;
         }
+        lockValidPage(txn, obj.fileId(), obj.pageNo(), mode, flags);
+    }
+
+    /** {@link #lock} of a page without a {@link LockObject}: the access methods' path allocates nothing. */
+    @Override
+    public void lockPage(Locker txn, int fileId, long pageNo, LockMode mode, int flags) {
+        if (mode == null) {
+            throw new IllegalArgumentException("lock mode must not be null");
+        }
+        if (fileId < 0 || pageNo < 0) {
+            throw new IllegalArgumentException("page " + pageNo + " of file " + fileId + ": both must be >= 0");
+        }
+        checkTxn(txn);
+        checkFlags(flags);
+        lockValidPage(txn, fileId, pageNo, mode, flags);
+    }
+
+    private void lockValidPage(Locker txn, int fileId, long pageNo, LockMode mode, int flags) {
         if (mode != LockMode.READ && mode != LockMode.WRITE) {
             throw new IllegalArgumentException("a page is locked READ or WRITE; " + mode + " is for whole files");
         }
         FileLocks fl = fileLocks(txn);
-        int fileId = obj.fileId();
         int held = fl.held(fileId);
         if (held >= 0 && LockMode.covers(held, mode.ordinal())) {
             return; // the file lock covers the page
         }
-        if (fl.hit(fileId, obj.pageNo(), mode.ordinal())) {
+        if (fl.hit(fileId, pageNo, mode.ordinal())) {
             return; // held already: one more reference, kept in the lock cache
         }
         int intent = mode.intention().ordinal();
         if (held < 0 || !LockMode.covers(held, intent)) {
-            acquire(txn, new LockObject(fileId, LockObject.WHOLE_FILE), intent, flags, false, false);
+            acquire(txn, fileId, LockObject.WHOLE_FILE, intent, flags, false, false);
             fl.hold(fileId, held < 0 ? intent : LockMode.join(held, intent));
         }
         try {
-            acquire(txn, obj, mode.ordinal(), flags, true, false);
-            fl.pageHeld(fileId, obj.pageNo(), mode.ordinal());
+            acquire(txn, fileId, pageNo, mode.ordinal(), flags, true, false);
+            fl.pageHeld(fileId, pageNo, mode.ordinal());
         } catch (CapacityExceededException full) {
             // Last resort before failing the transaction: lock the file, waiting if need be.
             if (config.escalationThreshold() == 0 || fl.escalated(fileId)
@@ -248,7 +269,7 @@ public final class SharedLockManager implements LockManager {
         int want = write || fl.wrote(fileId) ? LockMode.WRITE.ordinal() : LockMode.READ.ordinal();
         int target = held < 0 ? want : LockMode.join(held, want);
         try {
-            acquire(txn, new LockObject(fileId, LockObject.WHOLE_FILE), target, wait ? 0 : NOWAIT, false, false);
+            acquire(txn, fileId, LockObject.WHOLE_FILE, target, wait ? 0 : NOWAIT, false, false);
         } catch (LockNotGrantedException busy) {
             return false;
         }
@@ -295,13 +316,18 @@ public final class SharedLockManager implements LockManager {
         }
     }
 
-    /** The file locks this process knows transaction {@code txn} to hold (created at its first lock). */
+    /**
+     * The file locks this process knows transaction {@code txn} to hold (started at its first
+     * lock, in the slot's cache of an earlier transaction, emptied: nothing allocated).
+     */
     private FileLocks fileLocks(Locker txn) {
         int me = txn.slot();
         FileLocks fl = fileLocks[me];
-        if (fl == null || fl.txnId != txn.id()) {
+        if (fl == null) {
             fl = new FileLocks(txn.id());
             fileLocks[me] = fl;
+        } else if (fl.txnId != txn.id()) {
+            fl.reuse(txn.id()); // the slot's earlier transaction has ended
         }
         return fl;
     }
@@ -310,7 +336,7 @@ public final class SharedLockManager implements LockManager {
     public void upgrade(Locker txn, LockObject obj, int flags) {
         checkArgs(txn, obj);
         checkFlags(flags);
-        acquire(txn, obj, LockMode.WRITE.ordinal(), flags, false, true);
+        acquire(txn, obj.fileId(), obj.pageNo(), LockMode.WRITE.ordinal(), flags, false, true);
     }
 
     /**
@@ -320,12 +346,12 @@ public final class SharedLockManager implements LockManager {
      * @param addRef   a lock() call: one more reference on success
      * @param mustHold an upgrade: the transaction must already hold the object
      */
-    private void acquire(Locker txn, LockObject obj, int want, int flags, boolean addRef, boolean mustHold) {
+    private void acquire(Locker txn, int fileId, long pageNo, int want, int flags, boolean addRef, boolean mustHold) {
         int me = txn.slot();
         long lk = t.locker(me);
         if (mem.getLong(lk + L_TXN) != txn.id()) { // plain read: only this transaction's thread sets it to its id
             if (mustHold) {
-                throw notHeld(txn, obj);
+                throw notHeld(txn, new LockObject(fileId, pageNo));
             }
             release.adopt(me, txn.id());
         }
@@ -333,8 +359,6 @@ public final class SharedLockManager implements LockManager {
         if (local[me] != txn) {
             local[me] = txn;
         }
-        int fileId = obj.fileId();
-        long pageNo = obj.pageNo();
         int h = LockTable.hash(fileId, pageNo);
         int p = h & partMask;
         Latch latch = partLatches[p];
@@ -356,7 +380,7 @@ public final class SharedLockManager implements LockManager {
                 return;
             case NOT_GRANTED:
                 throw new LockNotGrantedException("transaction " + txn.id() + " could not get a "
-                        + LockMode.of(want) + " lock on " + obj + " without waiting (NOWAIT)");
+                        + LockMode.of(want) + " lock on " + new LockObject(fileId, pageNo) + " without waiting (NOWAIT)");
             case FULL_LOCKS:
                 throw new CapacityExceededException("lock table full (" + lay.maxLocks()
                         + " locks); raise LockConfig.maxLocks (takes effect when the environment is next created)");
@@ -364,9 +388,9 @@ public final class SharedLockManager implements LockManager {
                 throw new CapacityExceededException("lock table full (" + lay.maxObjects()
                         + " locked objects); raise LockConfig.maxObjects (takes effect when the environment is next created)");
             case NOT_HELD:
-                throw notHeld(txn, obj);
+                throw notHeld(txn, new LockObject(fileId, pageNo));
             default:
-                await(txn, obj, p, res & ~CONVERSION, (res & CONVERSION) != 0, want, addRef);
+                await(txn, new LockObject(fileId, pageNo), p, res & ~CONVERSION, (res & CONVERSION) != 0, want, addRef);
         }
     }
 
@@ -660,7 +684,7 @@ public final class SharedLockManager implements LockManager {
         txn.checkActive();
         FileLocks fl = fileLocks[txn.slot()];
         if (fl != null && fl.txnId == txn.id()) {
-            fileLocks[txn.slot()] = null; // its file, intention and page locks are gone
+            fl.reuse(FileLocks.NONE); // its file, intention and page locks are gone
         }
         release.release(txn.slot(), txn.id());
     }

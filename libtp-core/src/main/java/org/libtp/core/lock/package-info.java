@@ -140,7 +140,8 @@
  * under a READ, IWRITE under a WRITE (Gray's IS and IX; READ_IWRITE is SIX). The intention lock
  * is taken through the table once per transaction and file; the process remembers it (and how
  * many page locks the transaction asked for there) in a per-slot {@code FileLocks}, which a new
- * transaction in the slot replaces. At {@code escalationThreshold} page requests in one file
+ * transaction in the slot empties and reuses (the ended one's intention, file and page locks
+ * all forgotten, nothing allocated). At {@code escalationThreshold} page requests in one file
  * (at most a quarter of the table), or when the table is full, the transaction asks for the file
  * itself in READ or WRITE (joined with its intention mode): without waiting at a threshold, with
  * waiting (deadlock detection applies) when the table is full. Once granted it gives back its
@@ -156,7 +157,9 @@
  * still held. So the cache never claims a lock the table does not hold: entries are made only
  * after a grant and dropped before a release, a downgrade lowers the entry, and escalation (which
  * gives back covered page locks) and {@code unlockAll} drop them. Nobody but its own thread
- * releases a live transaction's locks (failCheck releases only dead processes' lockers).
+ * releases a live transaction's locks (failCheck releases only dead processes' lockers). The
+ * access methods lock pages through {@code lockPage(txn, fileId, pageNo, mode, flags)}, which
+ * takes the two numbers rather than a {@code LockObject}: a read's lock then allocates nothing.
  *
  * <h2>Waiting for oneself</h2>
  * A request that would wait directly for a transaction of this JVM that the same thread last

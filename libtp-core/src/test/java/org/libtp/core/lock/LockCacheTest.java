@@ -75,6 +75,58 @@ class LockCacheTest {
     }
 
     /**
+     * A slot's next transaction reuses the ended one's cache, emptied: neither its page locks
+     * nor its file lock (escalated) nor its intention locks answer for the new transaction.
+     */
+    @Test
+    void theNextTransactionOfASlotInheritsNothingFromItsCache() {
+        try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0).escalationThreshold(4)
+                .build())) {
+            for (int round = 0; round < 3; round++) {
+                Txn a = f.tm.begin();
+                for (long p = 0; p < 8; p++) {
+                    f.lm.lockPage(a, 1, p, WRITE, 0); // the 4th escalates: file 1 WRITE
+                }
+                f.lm.lockPage(a, 2, 5, WRITE, 0);
+                f.lm.lockPage(a, 2, 6, READ, 0);
+                f.tm.commit(a);
+                Txn b = f.tm.begin();
+                assertEquals(a.slot(), b.slot(), "the ended transaction's slot is the one reused");
+                f.lm.lockPage(b, 1, 3, READ, 0);
+                f.lm.lockPage(b, 2, 5, READ, 0);
+                Txn c = f.tm.begin();
+                assertThrows(LockNotGrantedException.class, () -> f.lm.lockPage(c, 1, 3, WRITE, LockManager.NOWAIT),
+                        "b's READ is in the table (a's file lock must not answer for b)");
+                assertThrows(LockNotGrantedException.class, () -> f.lm.lockPage(c, 2, 5, WRITE, LockManager.NOWAIT),
+                        "b's READ is in the table (a's page lock must not answer for b)");
+                f.lm.lockPage(c, 2, 6, WRITE, LockManager.NOWAIT); // a's READ went with a
+                f.lm.lockPage(c, 1, 4, WRITE, LockManager.NOWAIT);
+                assertThrows(LockNotGrantedException.class, () -> f.lm.lockPage(b, 2, 6, READ, LockManager.NOWAIT));
+                f.tm.commit(c);
+                f.tm.commit(b);
+            }
+        }
+    }
+
+    @Test
+    void lockPageValidatesItsArguments() {
+        try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0).build())) {
+            Txn a = f.tm.begin();
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(a, -1, 1, READ, 0));
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(a, 1, LockObject.WHOLE_FILE, READ, 0),
+                    "a whole file is locked through lock(LockObject)");
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(a, 1, 1, null, 0));
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(a, 1, 1, LockMode.IREAD, 0));
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(a, 1, 1, READ, 4));
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(null, 1, 1, READ, 0));
+            f.lm.lockPage(a, 1, 1, READ, 0);
+            assertEquals(READ, f.lm.heldMode(a, page(1)));
+            f.tm.commit(a);
+            assertThrows(IllegalStateException.class, () -> f.lm.lockPage(a, 1, 2, READ, 0), "an ended transaction");
+        }
+    }
+
+    /**
      * Random lock, unlock and downgrade calls of two transactions against a model of who holds
      * what, and how many references: every answer (granted or refused at once) and every held
      * mode is what the model says, so the cache never answers for a lock the table would refuse.
