@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * kill -9 of every JVM during heavy split activity, then recovery and verify. Worker w's
  * transaction n inserts k(n) keys "w/n/j" with large values (many splits), deletes the keys of
- * its transaction n-3, and sets "w/count" to n; 1 in 8 aborts (and is retried), as does a
+ * its transaction n-3, rewrites "w/big" (5,000 bytes in an overflow chain, overwritten in place:
+ * the same length every time) with n's content, and sets "w/count" to n; 1 in 8 aborts (and is retried), as does a
  * deadlock victim. After recovery the tree must verify, and for each worker with count c (the
  * acknowledged commits or one more): exactly the keys of transactions c-2..c, with their values.
  * Every other JVM commits with early lock release. Every other round commits at WRITE_NO_SYNC:
@@ -47,6 +48,19 @@ class BtreeCrashTest {
 
     static byte[] countKey(int w) {
         return ("w" + w + "/count").getBytes(StandardCharsets.UTF_8);
+    }
+
+    static byte[] bigKey(int w) {
+        return ("w" + w + "/big").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Worker w's big value as of its transaction n: two overflow pages, one length for every n. */
+    static byte[] big(int w, long n) {
+        byte[] v = new byte[5_000];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = (byte) (w * 5 + n * 11 + i * 7);
+        }
+        return v;
     }
 
     static int keysOf(long n) {
@@ -105,6 +119,7 @@ class BtreeCrashTest {
                             f.tree.delete(key(w, n - 3, j), prot, log);
                         }
                     }
+                    f.tree.put(bigKey(w), big(w, n), false, prot, log);
                     // The count through update (in place while its length stays, else delete +
                     // insert), so that crashes also hit the one-descent read-modify-write.
                     byte[] count = Long.toString(n).getBytes(StandardCharsets.UTF_8);
@@ -135,7 +150,7 @@ class BtreeCrashTest {
             f.tree.scan(null, Protection.NONE, (k, d) -> {
                 String s = new String(k, StandardCharsets.UTF_8);
                 int w = Integer.parseInt(s.substring(1, s.indexOf('/')));
-                if (!s.endsWith("/count")) {
+                if (!s.endsWith("/count") && !s.endsWith("/big")) {
                     seen.computeIfAbsent(w, x -> new ArrayList<>()).add(s);
                     String[] p = s.split("/");
                     assertArrayEquals(value(w, Long.parseLong(p[1]), Integer.parseInt(p[2])), d, s);
@@ -147,6 +162,10 @@ class BtreeCrashTest {
                 long ack = acked.getOrDefault(w, 0L);
                 assertTrue(c == ack || c == ack + 1, "round " + round + " worker " + w + ": count " + c
                         + ", acknowledged " + ack + " (seed " + seed + ")");
+                if (c > 0) {
+                    assertArrayEquals(big(w, c), f.tree.get(bigKey(w), f.prot(t)),
+                            "round " + round + " worker " + w + ": the big value of commit " + c + " (seed " + seed + ")");
+                }
                 List<String> expect = new ArrayList<>();
                 for (long n = Math.max(1, c - 2); n <= c; n++) {
                     for (int j = 0; j < keysOf(n); j++) {
