@@ -249,6 +249,22 @@ final class Catalog {
         return adopted;
     }
 
+    /** The type of database {@code name}, or null if there is none. */
+    DatabaseType type(String name) {
+        byte[] entry = inTxn(null, false, t -> tree.get(t, bytes(name)));
+        if (entry == null) {
+            return null;
+        }
+        String[] parts = new String(entry, StandardCharsets.UTF_8).split("\\|");
+        for (DatabaseType type : DatabaseType.values()) {
+            if (parts.length >= 3 && parts[0].equals("1") && parts[1].equals(type.name())) {
+                return type;
+            }
+        }
+        throw new CorruptionException("catalog entry of database " + name + " in " + env.home()
+                + " is damaged: '" + new String(entry, StandardCharsets.UTF_8) + "'");
+    }
+
     List<String> names() {
         return inTxn(null, false, t -> {
             List<String> out = new ArrayList<>();

@@ -417,9 +417,12 @@ public final class Database implements AutoCloseable {
 
     public DatabaseStats stat() {
         checkOpen();
-        if (recno != null) {
+        if (recno != null) { // a meta page, then data pages of fixed-length records
             long n = count(null);
-            return new DatabaseStats(1, 0, n, 0, 0, 0);
+            long pages = env.tp.buffers().pageCount(fileId);
+            long dataPages = Math.max(0, pages - 1);
+            double fill = dataPages == 0 ? 0 : 100.0 * n * recno.recordLength() / (dataPages * (double) env.tp.buffers().pageSize());
+            return new DatabaseStats(1, pages, n, dataPages, fill, 0);
         }
         double[] s = tree.stats();
         return new DatabaseStats((int) s[0], (long) s[1], (long) s[2], (long) s[3], s[4], (long) s[5]);

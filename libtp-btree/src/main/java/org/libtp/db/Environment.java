@@ -559,6 +559,19 @@ public final class Environment implements AutoCloseable {
         return catalog.names();
     }
 
+    /**
+     * The type database {@code name} was created with, or null if there is no such database:
+     * what {@link DatabaseConfig.Builder#type} must say to open it (a tool opening whatever is
+     * there asks this first).
+     */
+    public DatabaseType databaseType(String name) {
+        checkOpen();
+        if (name == null) {
+            throw new IllegalArgumentException("database name must not be null");
+        }
+        return catalog.type(name);
+    }
+
     /** Takes a checkpoint now (TP mode); also writes the unlogged pages of the other modes. */
     public void checkpoint() {
         checkOpen();

@@ -10,15 +10,10 @@ final class Load {
     private Load() {
     }
 
-    /** Opens database {@code name} read-only as a B-tree, or as a recno file if it is one. */
+    /** Opens database {@code name} read-only as the type it was created with (B-tree or recno). */
     static Database open(Environment env, String name) {
-        try {
-            return env.openDatabase(null, name, DatabaseConfig.builder().readOnly(true).build());
-        } catch (IllegalArgumentException e) {
-            if (e.getMessage() == null || !e.getMessage().contains("RECNO")) {
-                throw e;
-            }
-            return env.openDatabase(null, name, DatabaseConfig.builder().type(DatabaseType.RECNO).readOnly(true).build());
-        }
+        DatabaseType type = env.databaseType(name);
+        return env.openDatabase(null, name, DatabaseConfig.builder().type(type == null ? DatabaseType.BTREE : type)
+                .readOnly(true).build());
     }
 }

@@ -1,7 +1,6 @@
 package org.libtp.tools;
 
 import org.libtp.db.Database;
-import org.libtp.db.DatabaseConfig;
 import org.libtp.db.DatabaseStats;
 import org.libtp.db.Environment;
 import org.libtp.db.EnvironmentStats;
@@ -87,7 +86,7 @@ final class StatCommand implements Callable<Integer> {
                 }
                 Map<String, Object> dbs = new LinkedHashMap<>();
                 for (String n : names) {
-                    try (Database d = env.openDatabase(null, n, DatabaseConfig.builder().readOnly(true).build())) {
+                    try (Database d = Load.open(env, n)) {
                         DatabaseStats ds = d.stat();
                         dbs.put(n, ds);
                         text.add(String.format(Locale.ROOT, "database %s: %d entries, %d pages (%d leaves, %.1f %% full), "

@@ -2,7 +2,6 @@ package org.libtp.tools;
 
 import org.libtp.core.CorruptionException;
 import org.libtp.db.Database;
-import org.libtp.db.DatabaseConfig;
 import org.libtp.db.Environment;
 import org.libtp.sql.exec.Engine;
 import picocli.CommandLine.Command;
@@ -50,7 +49,7 @@ final class VerifyCommand implements Callable<Integer> {
             for (String n : names) {
                 bar.at(done++, names.size());
                 List<String> found;
-                try (Database d = env.openDatabase(null, n, DatabaseConfig.builder().readOnly(true).build())) {
+                try (Database d = Load.open(env, n)) {
                     found = d.verify();
                 } catch (CorruptionException e) {
                     found = List.of(e.getMessage());

@@ -53,6 +53,16 @@ class ToolsTest {
                 db.put(null, ("key" + i).getBytes(StandardCharsets.UTF_8), ("value " + i).getBytes(StandardCharsets.UTF_8));
             }
         }
+        try (Environment e = Environment.open(env, EnvironmentConfig.defaults());
+             Database events = e.openDatabase(null, "events", DatabaseConfig.builder().allowCreate(true)
+                     .type(org.libtp.db.DatabaseType.RECNO).recordLength(8).build())) { // as TPC-B's history
+            for (long n = 1; n <= 3; n++) {
+                events.put(null, n, ("event-" + n + "!").getBytes(StandardCharsets.UTF_8)); // 8 bytes
+            }
+            assertEquals(org.libtp.db.DatabaseType.RECNO, e.databaseType("events"));
+            assertEquals(org.libtp.db.DatabaseType.BTREE, e.databaseType("people"));
+            assertEquals(null, e.databaseType("nope"));
+        }
         try (Connection c = DriverManager.getConnection("jdbc:libtp:" + env);
              Statement s = c.createStatement()) {
             s.execute("CREATE TABLE item (id INT PRIMARY KEY, name VARCHAR(20))");
@@ -68,7 +78,7 @@ class ToolsTest {
         Run r = libtp("stat", env.toString());
         assertEquals(0, r.status(), r.err());
         for (String s : new String[] {"log: end", "locks:", "cache:", "transactions:", "database people: 500 entries",
-            "database sql.schema"}) {
+            "database events: 3 entries, 2 pages (1 leaves", "database sql.schema"}) {
             assertTrue(r.out().contains(s), s + " in " + r.out());
         }
         Run j = libtp("stat", env.toString(), "--json", "--log", "--db", "people");
@@ -102,6 +112,7 @@ class ToolsTest {
         Run ok = libtp("verify", env.toString());
         assertEquals(0, ok.status(), ok.out() + ok.err());
         assertTrue(ok.out().contains("database people: ok") && ok.out().contains("SQL indexes: ok"), ok.out());
+        assertTrue(ok.out().contains("database events: ok"), "a recno database: " + ok.out());
         // Damage a leaf of "people" while the environment is closed.
         try (RandomAccessFile f = new RandomAccessFile(env.resolve("people.db").toFile(), "rw")) {
             f.seek(4096 + 2000);
