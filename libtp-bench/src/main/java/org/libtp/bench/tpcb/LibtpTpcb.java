@@ -78,6 +78,11 @@ final class LibtpTpcb implements TpcbStore {
     }
 
     @Override
+    public long logForces() {
+        return variant == Variant.TP ? env.stats().log().forcesAll() : -1;
+    }
+
+    @Override
     public boolean multiProcess() {
         return variant == Variant.TP || variant == Variant.FLOCK;
     }

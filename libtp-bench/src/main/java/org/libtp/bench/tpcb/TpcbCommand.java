@@ -58,7 +58,8 @@ public final class TpcbCommand {
     }
 
     /** What one process's workers did. {@code allCommits} includes the warm-up. */
-    record Part(long commits, long aborts, long nanos, long allCommits) {
+    /** One process's counts over the measured interval; {@code logForces} -1 where not known. */
+    record Part(long commits, long aborts, long nanos, long allCommits, long logForces) {
     }
 
     private TpcbCommand() {
@@ -146,6 +147,11 @@ public final class TpcbCommand {
             m.put("historyRows", after.historyRows());
             m.put("elr", o.engine().equals("libtp") && o.elr());
             m.put("cacheMiB", o.cacheBytes() >> 20);
+            if (parts.size() == 1 && parts.get(0).logForces() >= 0) { // group commit: how many commits a force carried
+                long forces = parts.get(0).logForces();
+                m.put("logForcesPerSec", forces / (parts.get(0).nanos() / 1e9));
+                m.put("commitsPerForce", forces == 0 ? 0.0 : (double) commits / forces);
+            }
             if (o.pageSize() != 4096) {
                 m.put("pageSize", o.pageSize()); // absent: the default, as in every earlier result
             }
@@ -315,12 +321,14 @@ public final class TpcbCommand {
         try (Workers w = new Workers(store, o, index)) {
             w.go();
             sleep(o.warmup());
+            long forces0 = store.logForces();
             long[] a = w.snapshot();
             sleep(o.seconds());
             long[] b = w.snapshot();
+            long forces1 = store.logForces();
             w.stopAndJoin();
             long[] end = w.snapshot();
-            return new Part(b[0] - a[0], b[1] - a[1], b[2] - a[2], end[0]);
+            return new Part(b[0] - a[0], b[1] - a[1], b[2] - a[2], end[0], forces0 < 0 ? -1 : forces1 - forces0);
         }
     }
 
@@ -346,7 +354,7 @@ public final class TpcbCommand {
             }
             List<Part> parts = new ArrayList<>();
             for (String[] f : Phases.drive(children, o.warmup(), o.seconds(), CHILD_TIMEOUT, CHILD_TIMEOUT)) {
-                parts.add(new Part(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])));
+                parts.add(new Part(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), -1));
             }
             return parts;
         } finally {

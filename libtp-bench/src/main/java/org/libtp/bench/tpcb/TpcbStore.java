@@ -41,6 +41,14 @@ public interface TpcbStore extends AutoCloseable {
     /** Scans the four tables (with nothing else running). */
     Sums sums();
 
+    /**
+     * Log forces made so far by every process of the environment, for the result's
+     * {@code logForcesPerSec} and {@code commitsPerForce}; -1 if the engine does not tell.
+     */
+    default long logForces() {
+        return -1;
+    }
+
     /** Whether {@code --processes N > 1} works: several JVMs on this store at once. */
     boolean multiProcess();
 
