@@ -6,7 +6,6 @@ import org.libtp.core.buffer.Page;
 import org.libtp.core.txn.PageUpdates;
 import org.libtp.core.lock.LockManager;
 import org.libtp.core.lock.LockMode;
-import org.libtp.core.lock.LockObject;
 import org.libtp.core.txn.Txn;
 
 import static org.libtp.btree.RecnoPage.*;
@@ -80,7 +79,7 @@ public final class Recno {
 
     private void lock(Txn txn, long pageNo, LockMode mode) {
         if (txn != null && locks != null) {
-            locks.lock(txn, new LockObject(file, pageNo), mode, 0);
+            locks.lockPage(txn, file, pageNo, mode, 0);
         }
     }
 
@@ -130,6 +129,51 @@ public final class Recno {
         if (n == count + 1) {
             setCount(txn, n);
         }
+    }
+
+    /**
+     * Checks the file (without locks, as a tree's verify): the meta page's count against the
+     * pages it needs, and every data page - read through the pool, so its checksum is checked -
+     * for its type and its presence bytes (0 or 1, and 0 past the count). Returns the problems
+     * found, each naming the page; empty if none.
+     */
+    public java.util.List<String> verify() {
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        long count;
+        try (PinnedPage h = PinnedPage.pin(bm, file, META).latch()) {
+            count = h.page().getLong(OFF_COUNT);
+        }
+        long pages = bm.pageCount(file);
+        long needed = count <= 0 ? 1 : 2 + (count - 1) / perPage;
+        if (count < 0) {
+            problems.add("meta page: record count " + count + " < 0");
+        } else if (pages < needed) {
+            problems.add("meta page: " + count + " records need " + needed + " pages; the file has " + pages);
+        }
+        for (long pageNo = 1; pageNo < pages; pageNo++) {
+            try (PinnedPage h = PinnedPage.pin(bm, file, pageNo).latch()) {
+                Page p = h.page();
+                if (p.type() == 0) {
+                    continue; // allocated, never written: every record on it absent
+                }
+                if (p.type() != DATA_TYPE) {
+                    problems.add("page " + pageNo + ": type " + p.type() + ", not a recno data page (" + DATA_TYPE + ")");
+                    continue;
+                }
+                for (int k = 0; k < perPage; k++) {
+                    long n = (pageNo - 1) * perPage + k + 1;
+                    byte flag = p.getByte(OFF_RECORDS + k * (1 + length));
+                    if (flag != 0 && (flag != 1 || n > count)) {
+                        problems.add("page " + pageNo + ": record " + n + " has presence byte " + flag
+                                + (flag == 1 ? " past the count " + count : " (0 or 1 expected)"));
+                        break;
+                    }
+                }
+            } catch (CorruptionException e) {
+                problems.add("page " + pageNo + ": " + e.getMessage());
+            }
+        }
+        return problems;
     }
 
     /** Appends a record; returns its number. */
