@@ -193,7 +193,7 @@ final class PageWriter {
             return false;
         }
         byte[] buf = tornCheckBuffer.length == pageSize ? tornCheckBuffer : (tornCheckBuffer = new byte[pageSize]);
-        int n = pool.read(fileId, pageNo, buf, "page " + pageNo);
+        int n = pool.read(fileId, pageNo, buf);
         java.util.Arrays.fill(buf, n, pageSize, (byte) 0);
         String why = n < pageSize ? (n == 0 ? "missing" : "cut short at " + n + " bytes")
                 : PageHeader.check(buf, pageSize, pageNo);

@@ -435,7 +435,7 @@ public final class SharedBufferPool implements BufferManager {
             return load(f, fileId, pageNo);
         }
         byte[] buf = new byte[(int) (end - first) * pageSize];
-        int n = read(fileId, first, buf, "pages " + first + ".." + (end - 1));
+        int n = read(fileId, first, buf);
         // The page asked for: exactly as load() does it.
         int at = (int) (pageNo - first) * pageSize;
         int valid = Math.max(0, Math.min(pageSize, n - at));
@@ -535,13 +535,13 @@ public final class SharedBufferPool implements BufferManager {
     /** Reads the page into frame {@code f} (latch held); returns the bytes read. */
     private int load(int f, int fileId, long pageNo) {
         byte[] buf = io.get();
-        int n = read(fileId, pageNo, buf, "page " + pageNo);
+        int n = read(fileId, pageNo, buf);
         place(f, fileId, pageNo, buf, n);
         return n;
     }
 
     /** Reads {@code buf.length} bytes from page {@code firstPage} on, short at end of file; returns the bytes read. */
-    int read(int fileId, long firstPage, byte[] buf, String what) {
+    int read(int fileId, long firstPage, byte[] buf) {
         int n = 0;
         try {
             StorageFile file = file(fileId);
@@ -555,8 +555,10 @@ public final class SharedBufferPool implements BufferManager {
                 n += r;
             }
         } catch (IOException e) {
+            long last = firstPage + Math.max(1, buf.length / pageSize) - 1;
+            String what = last == firstPage ? "page " + firstPage : "pages " + firstPage + ".." + last;
             throw new EnvironmentAccessException("cannot read " + what + " of " + nameAt(fileId) + " in "
-                    + env.home() + ": " + e, e);
+                    + env.home() + ": " + e, e); // the description only when needed: reads are hot
         }
         return n;
     }
