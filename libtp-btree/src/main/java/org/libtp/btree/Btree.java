@@ -563,18 +563,36 @@ final class Btree {
     }
 
     /**
-     * Read-modify-write in one descent: under the leaf's WRITE lock and latch, {@code change}
-     * gets the current value of {@code key} and returns the new one, which replaces it. Returns
-     * the new value, or null (without calling {@code change}) if the key is absent. A new value
-     * of the old length is written in place (logged as one update in place: the bytes that
-     * differ); any other goes through {@link #put} after the latch is released (the leaf lock
-     * keeps the key's value from changing in between). {@code change} runs under the page latch:
-     * it must be quick and must not call into the tree.
+     * Read-modify-write in one descent: under the leaf's lock and latch, {@code change} gets the
+     * current value of {@code key} and returns the new one, which replaces it. Returns the new
+     * value, or null (without calling {@code change}) if the key is absent. A new value of the
+     * old length is written in place (logged as one update in place: the bytes that differ); any
+     * other goes through {@link #put} after the latch is released (the locks keep the key's
+     * value from changing in between). {@code change} runs under the page latch: it must be
+     * quick and must not call into the tree.
+     *
+     * <p>The lock is a record lock where keys are equal only when their bytes are (the default
+     * order): IWRITE on the leaf and WRITE on the key's record ({@link #recordId}), so that
+     * transactions updating different keys of one leaf (TPC-B's branches and tellers) do not
+     * queue for the page, while a reader, an insert, a delete or a split (READ or WRITE on the
+     * page) still waits for them and they for it. The leaf cannot split under an IWRITE holder,
+     * so the key stays where it was found; an update that must change the length converts the
+     * page lock to WRITE in {@link #put}. Under a registered key order two different byte
+     * strings may be one key, so a hash of the bytes cannot name it: the leaf is WRITE-locked.
      */
     byte[] update(byte[] key, java.util.function.UnaryOperator<byte[]> change, Protection prot, BtreeLog log) {
         checkKey(key);
         log.ensureSpace(spaceFor(key, maxEntry));
-        Page p = findLeaf(key, prot, LockMode.WRITE, null);
+        boolean byRecord = orderName == null;
+        Page p = findLeaf(key, prot, byRecord ? LockMode.IWRITE : LockMode.WRITE, null);
+        if (byRecord) {
+            long record = recordId(key);
+            if (!prot.lockRecord(p.pageNo(), record, LockMode.WRITE, false)) {
+                PinnedPage.of(bm, p).close(); // never wait for a lock with a page pinned
+                prot.lockRecord(p.pageNo(), record, LockMode.WRITE, true);
+                p = findLeaf(key, prot, LockMode.IWRITE, null);
+            }
+        }
         byte[] next;
         try (PinnedPage h = PinnedPage.of(bm, p).latch()) {
             BtreePage bp = new BtreePage(h.page());
@@ -597,6 +615,23 @@ final class Btree {
         }
         put(key, next, false, prot, log);
         return next;
+    }
+
+    /**
+     * The record id of {@code key} for record locks: 62 bits of a 64-bit hash of its bytes (the
+     * same in every process). Two keys with one id only share a lock (a false conflict).
+     */
+    static long recordId(byte[] key) {
+        long h = 0xCBF29CE484222325L ^ key.length;
+        for (byte b : key) {
+            h = (h ^ (b & 0xFF)) * 0x100000001B3L;
+        }
+        h ^= h >>> 33; // murmur3's finalizer: FNV's low bits alone spread short keys poorly
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        h ^= h >>> 33;
+        return h & org.libtp.core.lock.LockObject.MAX_RECORD_ID;
     }
 
     /**

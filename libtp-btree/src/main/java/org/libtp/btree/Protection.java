@@ -3,7 +3,7 @@ package org.libtp.btree;
 import org.libtp.core.lock.LockMode;
 
 /**
- * What an open mode does around the B-tree's page accesses: page locks (TP), nothing
+ * What an open mode does around the B-tree's page accesses: page and record locks (TP), nothing
  * (unprotected). Logging of changes is {@link BtreeLog}'s.
  */
 interface Protection {
@@ -20,6 +20,13 @@ interface Protection {
     /** Releases one reference to the lock on {@code pageNo} (internal pages, pages moved away from). */
     void unlock(long pageNo);
 
+    /**
+     * Locks record {@code recordId} of the tree's file, on page {@code pageNo}, in {@code mode}
+     * (READ or WRITE) under the page's intention lock; without {@code wait}, false if another
+     * transaction holds a conflicting lock on the record (or the page).
+     */
+    boolean lockRecord(long pageNo, long recordId, LockMode mode, boolean wait);
+
     /** No locks: the paper's unprotected mode (one thread, or the caller serializes). */
     Protection NONE = new Protection() {
         @Override
@@ -33,6 +40,11 @@ interface Protection {
 
         @Override
         public void unlock(long pageNo) {
+        }
+
+        @Override
+        public boolean lockRecord(long pageNo, long recordId, LockMode mode, boolean wait) {
+            return true;
         }
     };
 }

@@ -16,6 +16,14 @@ import static org.libtp.btree.RecnoPage.*;
  * Changes are locked (page locks, held to the end of the transaction) and logged per page as
  * physical before/after images through the buffer manager ({@link PageUpdates}), in TP mode; the
  * other modes change pages unlogged.
+ *
+ * <p>Appends run side by side: an append locks the meta page and its record's data page in
+ * IWRITE only, takes the next number under the meta page's latch and writes its own record's
+ * bytes (undo restores only those). No other transaction can name a record past the count it
+ * saw: {@link #count}, {@link #get}, {@link #put} and {@link #delete} lock the meta page READ or
+ * WRITE first, which waits for every appender. The count only grows, also on abort (logged
+ * redo-only, {@link PageUpdates#redoOnly}): an aborted append leaves its number absent, as Berkeley
+ * DB's queue and SQL sequences do, because a later appender may already hold the next number.
  * The page formats are in {@link RecnoPage}.
  */
 public final class Recno {
@@ -125,9 +133,11 @@ public final class Recno {
             throw new IllegalArgumentException("record number " + n + " is past the end (" + count
                     + " records); put at most count + 1, or append");
         }
-        write(txn, n, (byte) 1, data);
+        write(txn, n, (byte) 1, data, LockMode.WRITE);
         if (n == count + 1) {
-            setCount(txn, n);
+            try (PinnedPage h = PinnedPage.pin(bm, file, META).dirty().latch()) {
+                setCount(txn, h.page(), n);
+            }
         }
     }
 
@@ -176,18 +186,25 @@ public final class Recno {
         return problems;
     }
 
-    /** Appends a record; returns its number. */
+    /** Appends a record; returns its number (see the class comment for concurrent appends). */
     public long append(Txn txn, byte[] data) {
         checkData(data);
-        lock(txn, META, LockMode.WRITE); // appends serialize on the meta page
-        // Pinned once for the count's read and its update; not latched while the record is written.
-        try (PinnedPage h = PinnedPage.pin(bm, file, META).dirty()) {
-            long n = h.latch().page().getLong(OFF_COUNT) + 1;
-            h.unlatch();
-            write(txn, n, (byte) 1, data);
-            h.latch();
-            write(txn, h.page(), OFF_COUNT, longBytes(n));
-            return n;
+        lock(txn, META, LockMode.IWRITE); // beside other appenders; count readers wait
+        long n;
+        try (PinnedPage h = PinnedPage.pin(bm, file, META).dirty().latch()) {
+            n = h.page().getLong(OFF_COUNT) + 1;
+            setCount(txn, h.page(), n);
+        }
+        write(txn, n, (byte) 1, data, LockMode.IWRITE);
+        return n;
+    }
+
+    /** Sets the latched meta page's count to {@code n}: redo-only, it never goes back (class comment). */
+    private void setCount(Txn txn, Page meta, long n) {
+        if (txn != null) {
+            pages.redoOnly(txn, meta, OFF_COUNT, longBytes(n));
+        } else {
+            meta.putBytes(OFF_COUNT, longBytes(n));
         }
     }
 
@@ -205,7 +222,7 @@ public final class Recno {
         if (get(txn, n) == null) {
             return false;
         }
-        write(txn, n, (byte) 0, new byte[length]);
+        write(txn, n, (byte) 0, new byte[length], LockMode.WRITE);
         return true;
     }
 
@@ -216,10 +233,11 @@ public final class Recno {
         }
     }
 
-    private void write(Txn txn, long n, byte flag, byte[] data) {
+    /** Writes record {@code n}'s slot, its page locked in {@code mode} (WRITE, or IWRITE for an append's new record). */
+    private void write(Txn txn, long n, byte flag, byte[] data, LockMode mode) {
         long pageNo = 1 + (n - 1) / perPage;
         int at = OFF_RECORDS + (int) ((n - 1) % perPage) * (1 + length);
-        lock(txn, pageNo, LockMode.WRITE);
+        lock(txn, pageNo, mode);
         try (PinnedPage h = PinnedPage.pin(bm, file, pageNo, BufferManager.CREATE).dirty().latch()) {
             Page p = h.page();
             if (p.type() != DATA_TYPE) {
@@ -235,12 +253,6 @@ public final class Recno {
             rec[0] = flag;
             System.arraycopy(data, 0, rec, 1, length);
             write(txn, p, at, rec);
-        }
-    }
-
-    private void setCount(Txn txn, long n) {
-        try (PinnedPage h = PinnedPage.pin(bm, file, META).dirty().latch()) {
-            write(txn, h.page(), OFF_COUNT, longBytes(n));
         }
     }
 

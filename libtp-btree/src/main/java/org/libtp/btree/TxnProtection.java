@@ -6,7 +6,7 @@ import org.libtp.core.lock.LockMode;
 import org.libtp.core.lock.LockObject;
 import org.libtp.core.txn.Txn;
 
-/** TP mode's page locks: the lock manager's, held by the operation's transaction. */
+/** TP mode's page and record locks: the lock manager's, held by the operation's transaction. */
 final class TxnProtection implements Protection {
     private final LockManager locks;
     final Txn txn;
@@ -27,6 +27,16 @@ final class TxnProtection implements Protection {
     public boolean tryLock(long pageNo, LockMode mode) {
         try {
             locks.lockPage(txn, file, pageNo, mode, LockManager.NOWAIT);
+            return true;
+        } catch (LockNotGrantedException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public boolean lockRecord(long pageNo, long recordId, LockMode mode, boolean wait) {
+        try {
+            locks.lockRecord(txn, file, pageNo, recordId, mode, wait ? 0 : LockManager.NOWAIT);
             return true;
         } catch (LockNotGrantedException e) {
             return false;

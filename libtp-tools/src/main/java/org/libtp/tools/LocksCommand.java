@@ -127,6 +127,10 @@ final class LocksCommand implements Callable<Integer> {
         } catch (IllegalArgumentException gone) {
             file = "file " + r.fileId();
         }
-        return file + (r.pageNo() == LockObject.WHOLE_FILE ? " (whole file)" : " page " + r.pageNo());
+        if (r.pageNo() == LockObject.WHOLE_FILE) {
+            return file + " (whole file)";
+        }
+        return file + (r.pageNo() >= LockObject.RECORD ? " record " + (r.pageNo() & LockObject.MAX_RECORD_ID)
+                : " page " + r.pageNo());
     }
 }

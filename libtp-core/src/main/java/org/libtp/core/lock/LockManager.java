@@ -34,12 +34,32 @@ public interface LockManager extends AutoCloseable {
     void lock(Locker txn, LockObject obj, LockMode mode, int flags);
 
     /**
-     * {@link #lock} of page {@code pageNo} (&gt;= 0) of file {@code fileId} (&gt;= 0) in READ or
-     * WRITE mode, named by its two numbers: the access methods' path, which then allocates
-     * nothing when the lock cache or a file lock answers (or the table grants at once).
+     * {@link #lock} of page {@code pageNo} (&gt;= 0) of file {@code fileId} (&gt;= 0), named by its
+     * two numbers: the access methods' path, which then allocates nothing when the lock cache or
+     * a file lock answers (or the table grants at once). READ or WRITE lock the page itself;
+     * IREAD or IWRITE announce record locks under it ({@link #lockRecord}).
      */
     default void lockPage(Locker txn, int fileId, long pageNo, LockMode mode, int flags) {
         lock(txn, new LockObject(fileId, pageNo), mode, flags);
+    }
+
+    /**
+     * Locks record {@code recordId} of file {@code fileId}, which lives on page {@code pageNo}, in
+     * READ or WRITE mode, under the intention lock of that mode on the page (and so on the file):
+     * two transactions can change different records of one page at once, while a READ or WRITE
+     * lock on the page (a scan, an insert, a split) still excludes both. A lock the transaction
+     * holds on the page or the file that gives the mode already (page WRITE, file READ) answers
+     * without a record lock. Record ids are the access method's (a key's hash, a record number),
+     * below {@link LockObject#RECORD}; two records with one id only cost a false conflict.
+     * Failures as {@link #lock}; with {@link #NOWAIT} the page's intention lock may stay held
+     * when the record's is refused.
+     */
+    default void lockRecord(Locker txn, int fileId, long pageNo, long recordId, LockMode mode, int flags) {
+        if (mode != LockMode.READ && mode != LockMode.WRITE) {
+            throw new IllegalArgumentException("a record is locked READ or WRITE, not " + mode);
+        }
+        lockPage(txn, fileId, pageNo, mode == LockMode.READ ? LockMode.IREAD : LockMode.IWRITE, flags);
+        lock(txn, LockObject.record(fileId, recordId), mode, flags);
     }
 
     /**

@@ -105,6 +105,24 @@ public enum LockMode {
         return CONFLICT_MASK[ordinal];
     }
 
+    /**
+     * The mode a lock in mode {@code held} on a parent (a file, a page) gives on each of its
+     * children without locking them: WRITE gives WRITE, READ and READ_IWRITE give READ, an
+     * intention mode gives nothing (-1) - its holder locks the children it uses.
+     */
+    static int implied(int held) {
+        if (held == WRITE.ordinal()) {
+            return held;
+        }
+        return held == READ.ordinal() || held == READ_IWRITE.ordinal() ? READ.ordinal() : -1;
+    }
+
+    /** True if a lock in mode {@code held} on a parent gives {@code wanted} on each child. */
+    static boolean coversChildren(int held, int wanted) {
+        int implied = held < 0 ? -1 : implied(held);
+        return implied >= 0 && COVERS[implied][wanted];
+    }
+
     static boolean covers(int held, int wanted) {
         return COVERS[held][wanted];
     }

@@ -15,7 +15,8 @@ public record LockTableSnapshot(List<Request> requests, List<long[]> waitsFor) {
      * One lock request.
      *
      * @param fileId  the locked object's data file id
-     * @param pageNo  its page, or {@link LockObject#WHOLE_FILE} for a file lock
+     * @param pageNo  its page, {@link LockObject#WHOLE_FILE} for a file lock, or {@link LockObject#RECORD}
+     *                {@code | id} for record {@code id}
      * @param txnId   the requesting transaction
      * @param locker  its transaction table slot
      * @param mode    the mode held (or wanted, while waiting)

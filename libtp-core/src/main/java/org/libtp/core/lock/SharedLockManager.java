@@ -215,22 +215,58 @@ public final class SharedLockManager implements LockManager {
         if (mode == null) {
             throw new IllegalArgumentException("lock mode must not be null");
         }
-        if (fileId < 0 || pageNo < 0) {
-            throw new IllegalArgumentException("page " + pageNo + " of file " + fileId + ": both must be >= 0");
+        if (fileId < 0 || pageNo < 0 || pageNo >= LockObject.RECORD) {
+            throw new IllegalArgumentException("page " + pageNo + " of file " + fileId + ": both must be >= 0"
+                    + " (and the page below 2^62)");
+        }
+        if (mode == LockMode.READ_IWRITE) {
+            throw new IllegalArgumentException("a page is locked READ, WRITE, IREAD or IWRITE; " + mode + " is for whole files");
         }
         checkTxn(txn);
         checkFlags(flags);
         lockValidPage(txn, fileId, pageNo, mode, flags);
     }
 
-    private void lockValidPage(Locker txn, int fileId, long pageNo, LockMode mode, int flags) {
+    /**
+     * {@link LockManager#lockRecord}: the record's object {@code RECORD | recordId} under the
+     * page's intention lock, through the same lock cache as pages; nothing is asked of the table
+     * when the file's or the page's lock gives the mode, or the record is held already.
+     */
+    @Override
+    public void lockRecord(Locker txn, int fileId, long pageNo, long recordId, LockMode mode, int flags) {
         if (mode != LockMode.READ && mode != LockMode.WRITE) {
-            throw new IllegalArgumentException("a page is locked READ or WRITE; " + mode + " is for whole files");
+            throw new IllegalArgumentException("a record is locked READ or WRITE, not " + mode);
+        }
+        if (fileId < 0 || pageNo < 0 || pageNo >= LockObject.RECORD || recordId < 0 || recordId > LockObject.MAX_RECORD_ID) {
+            throw new IllegalArgumentException("record " + recordId + " on page " + pageNo + " of file " + fileId
+                    + ": all must be >= 0 (page and record below 2^62)");
+        }
+        checkTxn(txn);
+        checkFlags(flags);
+        FileLocks fl = fileLocks(txn);
+        if (LockMode.coversChildren(fl.held(fileId), mode.ordinal())) {
+            return; // the file lock gives the record
+        }
+        long rec = LockObject.RECORD | recordId;
+        if (fl.hit(fileId, rec, mode.ordinal())) {
+            return; // held already: one more reference, kept in the lock cache
+        }
+        if (fl.hit(fileId, pageNo, mode.ordinal())) {
+            return; // the page lock gives the record (a reference on the page's entry)
+        }
+        lockValidPage(txn, fileId, pageNo, mode.intention(), flags);
+        lockValidPage(txn, fileId, rec, mode, flags);
+    }
+
+    /** A page (any mode but READ_IWRITE) or a record (READ, WRITE) below file {@code fileId}. */
+    private void lockValidPage(Locker txn, int fileId, long pageNo, LockMode mode, int flags) {
+        if (mode == LockMode.READ_IWRITE) {
+            throw new IllegalArgumentException("a page is locked READ, WRITE, IREAD or IWRITE; " + mode + " is for whole files");
         }
         FileLocks fl = fileLocks(txn);
         int held = fl.held(fileId);
-        if (held >= 0 && LockMode.covers(held, mode.ordinal())) {
-            return; // the file lock covers the page
+        if (LockMode.coversChildren(held, mode.ordinal())) {
+            return; // the file lock covers the page (READ or WRITE on the file: every page, every record)
         }
         if (fl.hit(fileId, pageNo, mode.ordinal())) {
             return; // held already: one more reference, kept in the lock cache
@@ -246,13 +282,13 @@ public final class SharedLockManager implements LockManager {
         } catch (CapacityExceededException full) {
             // Last resort before failing the transaction: lock the file, waiting if need be.
             if (config.escalationThreshold() == 0 || fl.escalated(fileId)
-                    || !escalate(txn, fl, fileId, mode == LockMode.WRITE, true)
-                    || !LockMode.covers(fl.held(fileId), mode.ordinal())) {
+                    || !escalate(txn, fl, fileId, mode == LockMode.WRITE || mode == LockMode.IWRITE, true)
+                    || !LockMode.coversChildren(fl.held(fileId), mode.ordinal())) {
                 throw full;
             }
             return;
         }
-        int n = fl.counted(fileId, mode == LockMode.WRITE);
+        int n = fl.counted(fileId, mode == LockMode.WRITE || mode == LockMode.IWRITE);
         if (escalateAt > 0 && n % escalateAt == 0 && !fl.escalated(fileId)) {
             escalate(txn, fl, fileId, false, false);
         }
@@ -303,7 +339,7 @@ public final class SharedLockManager implements LockManager {
                 long oa = t.obj(mem.getInt(ra + R_OBJ) - 1);
                 if (mem.getInt(oa + O_FILE) == fileId && mem.getLong(oa + O_PAGE) != LockObject.WHOLE_FILE
                         && mem.getInt(ra + R_STATUS) == ST_GRANTED && mem.getInt(ra + R_PENDING) == 0
-                        && LockMode.covers(fileMode, mem.getInt(ra + R_MODE))) {
+                        && LockMode.coversChildren(fileMode, mem.getInt(ra + R_MODE))) {
                     posts = t.releaseRequest(p, lk, r);
                 }
             } finally {

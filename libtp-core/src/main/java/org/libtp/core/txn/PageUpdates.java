@@ -63,6 +63,32 @@ public final class PageUpdates implements ResourceManager {
     }
 
     /**
+     * Changes bytes {@code [offset, offset + after.length)} of {@code page} in {@code txn}
+     * redo-only: logged as an update whose before image is its after image, which undo leaves
+     * alone (restoring equal bytes changes nothing anyway under a WRITE lock). For a value that
+     * other transactions change beside this one under intention locks and that must not be
+     * rolled back over their changes (a recno's record count under concurrent appends). The
+     * caller holds the page latch. Returns the record's LSN.
+     */
+    public long redoOnly(Txn txn, Page page, int offset, byte[] after) {
+        if (txn == null || page == null || after == null) {
+            throw new IllegalArgumentException("transaction, page and after image must not be null");
+        }
+        txn.checkActive();
+        if (!page.isLatched()) {
+            throw new IllegalStateException("latch " + page + " before changing it");
+        }
+        if (offset < PageHeader.OFF_RESERVED || offset > page.size() - after.length) {
+            throw new IndexOutOfBoundsException("range [" + offset + ", +" + after.length + ") outside the data of "
+                    + page);
+        }
+        long lsn = txn.log(new LogRecord.PageUpdate(page.fileId(), page.pageNo(), offset, after, after));
+        page.putBytes(offset, after);
+        page.setLsn(lsn, txn.lastLsnEnd());
+        return lsn;
+    }
+
+    /**
      * Logs the whole image of {@code page} (latched, just changed by a structure change such as a
      * B-tree split) redo-only in {@code txn}, and sets the page LSN. Returns the record's LSN.
      */
@@ -199,6 +225,9 @@ public final class PageUpdates implements ResourceManager {
             return; // redo-only: structure changes are never rolled back; page writes belong to no transaction
         }
         LogRecord.PageUpdate u = (LogRecord.PageUpdate) record;
+        if (java.util.Arrays.equals(u.before(), u.after())) {
+            return; // redo-only (see redoOnly): others may have changed these bytes since
+        }
         LogRecord.PageUpdate inverse = new LogRecord.PageUpdate(u.fileId(), u.pageNo(), u.offset(), u.after(), u.before());
         Page p = pool.get(u.fileId(), u.pageNo(), BufferManager.CREATE);
         try {

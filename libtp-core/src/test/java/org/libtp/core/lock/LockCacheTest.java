@@ -116,7 +116,7 @@ class LockCacheTest {
             assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(a, 1, LockObject.WHOLE_FILE, READ, 0),
                     "a whole file is locked through lock(LockObject)");
             assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(a, 1, 1, null, 0));
-            assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(a, 1, 1, LockMode.IREAD, 0));
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(a, 1, 1, LockMode.READ_IWRITE, 0));
             assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(a, 1, 1, READ, 4));
             assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(null, 1, 1, READ, 0));
             f.lm.lockPage(a, 1, 1, READ, 0);

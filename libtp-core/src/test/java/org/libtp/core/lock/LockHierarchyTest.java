@@ -142,4 +142,96 @@ class LockHierarchyTest {
             assertEquals(0, f.lm.stats().locksInUse());
         }
     }
+
+    static LockObject record(long id) {
+        return LockObject.record(1, id);
+    }
+
+    @Test
+    void recordLocksOfOnePageDoNotConflictButPageLocksExcludeThem() {
+        try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0).build())) {
+            Txn a = f.tm.begin();
+            Txn b = f.tm.begin();
+            f.lm.lockRecord(a, 1, 7, 100, WRITE, LockManager.NOWAIT);
+            f.lm.lockRecord(b, 1, 7, 200, WRITE, LockManager.NOWAIT); // another record of the page: granted
+            assertEquals(IWRITE, f.lm.heldMode(a, page(7)), "the page's intention lock");
+            assertEquals(IWRITE, f.lm.heldMode(a, FILE), "and the file's");
+            assertEquals(WRITE, f.lm.heldMode(b, record(200)));
+            assertEquals("(file 1, record 200)", record(200).toString());
+            assertThrows(LockNotGrantedException.class, () -> f.lm.lockRecord(b, 1, 7, 100, READ, LockManager.NOWAIT),
+                    "the same record conflicts");
+            Txn c = f.tm.begin();
+            assertThrows(LockNotGrantedException.class, () -> f.lm.lockPage(c, 1, 7, READ, LockManager.NOWAIT),
+                    "a page reader (a scan) waits for the record writers");
+            assertThrows(LockNotGrantedException.class, () -> f.lm.lockPage(c, 1, 7, WRITE, LockManager.NOWAIT),
+                    "a page writer (an insert, a split) too");
+            assertThrows(LockNotGrantedException.class, () -> f.lm.lockRecord(c, 1, 8, 100, WRITE, LockManager.NOWAIT),
+                    "a record id names a record of the file, wherever it lives");
+            f.lm.lockRecord(c, 1, 8, 101, WRITE, LockManager.NOWAIT);
+            f.tm.abort(c);
+            f.tm.commit(a);
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(b, 1, 7, READ_IWRITE, 0),
+                    "READ_IWRITE is for files");
+            f.lm.lockPage(b, 1, 7, WRITE, LockManager.NOWAIT); // b alone: IWRITE converts to WRITE
+            assertEquals(WRITE, f.lm.heldMode(b, page(7)));
+            long r0 = f.lm.stats().requests();
+            f.lm.lockRecord(b, 1, 7, 300, WRITE, 0);
+            assertEquals(r0, f.lm.stats().requests(), "the page's WRITE gives every record of it: no table call");
+            f.tm.commit(b);
+            assertEquals(0, f.lm.stats().locksInUse());
+        }
+    }
+
+    @Test
+    void aFileLockGivesRecordsOnlyWhenItIsReadOrWrite() {
+        try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0).build())) {
+            Txn a = f.tm.begin();
+            f.lm.lock(a, FILE, READ, 0);
+            long r0 = f.lm.stats().requests();
+            f.lm.lockRecord(a, 1, 3, 5, READ, 0);
+            assertEquals(r0, f.lm.stats().requests(), "the file's READ gives every record READ");
+            f.lm.lockRecord(a, 1, 3, 5, WRITE, 0); // READ + IWRITE on the file: READ_IWRITE, then the page, the record
+            assertEquals(READ_IWRITE, f.lm.heldMode(a, FILE));
+            assertEquals(IWRITE, f.lm.heldMode(a, page(3)), "READ_IWRITE on the file does not give a page's IWRITE");
+            assertEquals(WRITE, f.lm.heldMode(a, record(5)));
+            Txn b = f.tm.begin();
+            f.lm.lockRecord(b, 1, 4, 6, READ, LockManager.NOWAIT); // IREAD on the file beside READ_IWRITE
+            assertThrows(LockNotGrantedException.class, () -> f.lm.lockRecord(b, 1, 3, 5, READ, LockManager.NOWAIT),
+                    "the record a writes");
+            assertThrows(LockNotGrantedException.class, () -> f.lm.lock(b, FILE, READ, LockManager.NOWAIT),
+                    "the whole file READ, beside a's READ_IWRITE");
+            f.tm.commit(a);
+            f.tm.commit(b);
+            assertEquals(0, f.lm.stats().locksInUse());
+        }
+    }
+
+    @Test
+    void escalationReleasesRecordAndIntentionLocksItCovers() {
+        try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0)
+                .escalationThreshold(10).build())) {
+            Txn a = f.tm.begin();
+            for (int r = 0; r < 30; r++) {
+                f.lm.lockRecord(a, 1, r / 4, r, WRITE, 0);
+            }
+            assertEquals(WRITE, f.lm.heldMode(a, FILE), "record writes escalate to the file's WRITE");
+            assertEquals(1, f.lm.stats().locksInUse(), "the pages' IWRITE and the records' WRITE went back");
+            f.tm.commit(a);
+            assertEquals(0, f.lm.stats().locksInUse());
+        }
+    }
+
+    @Test
+    void recordLockArgumentsAreChecked() {
+        try (LockFixture f = new LockFixture(home, 0, LockConfig.builder().detectIntervalMillis(0).build())) {
+            Txn a = f.tm.begin();
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockRecord(a, 1, 1, 1, IWRITE, 0));
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockRecord(a, 1, 1, -1, WRITE, 0));
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockRecord(a, 1, 1, LockObject.RECORD, WRITE, 0));
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockRecord(a, 1, LockObject.RECORD, 1, WRITE, 0));
+            assertThrows(IllegalArgumentException.class, () -> f.lm.lockPage(a, 1, LockObject.RECORD, WRITE, 0));
+            assertThrows(IllegalArgumentException.class, () -> LockObject.record(1, -5));
+            f.tm.commit(a);
+        }
+    }
 }
