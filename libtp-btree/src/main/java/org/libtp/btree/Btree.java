@@ -163,7 +163,7 @@ final class Btree {
                     }
                     pageNo = step >>> 2;
                     if ((step & STEP_TO_LEAF) != 0) {
-                        prot.lock(pageNo, leafMode);
+                        lockLeaf(prot, pageNo, leafMode);
                         locked = true;
                     }
                     continue;
@@ -206,7 +206,7 @@ final class Btree {
             if (leafPage && !locked) {
                 // A leaf reached without its lock (the root is a leaf): lock it, then look again,
                 // as it may have split while we waited.
-                prot.lock(pageNo, leafMode);
+                lockLeaf(prot, pageNo, leafMode);
                 locked = true;
                 continue;
             }
@@ -219,7 +219,7 @@ final class Btree {
                     throw bp.corrupt("a key above the high key and no right sibling");
                 }
                 if (leafPage) {
-                    prot.lock(right, leafMode); // coupled along the leaf level
+                    lockLeaf(prot, right, leafMode); // coupled along the leaf level
                     prot.unlock(pageNo);
                 }
                 pageNo = right;
@@ -229,11 +229,39 @@ final class Btree {
                 path.add(pageNo);
             }
             if (childIsLeaf) {
-                prot.lock(child, leafMode);
+                lockLeaf(prot, child, leafMode);
                 locked = true;
             }
             pageNo = child;
         }
+    }
+
+    /** Slots of {@link #hotLeaves}: a power of two. */
+    private static final int HOT_SLOTS = 64;
+    /**
+     * Leaves where a record update found the page lock taken (page number + 1, 0 = none), by a
+     * hash of the page number: updates there lock records. A hint of this process only (never
+     * cleared; a collision replaces an entry; racy reads and writes only make a wrong guess).
+     */
+    private final long[] hotLeaves = new long[HOT_SLOTS];
+
+    /**
+     * Locks a leaf for {@link #findLeaf}: in {@code leafMode}, except IWRITE (a record update,
+     * see {@link #update}), which first tries the page's WRITE without waiting - one lock call,
+     * and the record lock is then answered by the lock cache - and takes IWRITE (for a record
+     * lock beside other transactions' on the page) when that would wait or the leaf is hot.
+     */
+    private void lockLeaf(Protection prot, long pageNo, LockMode leafMode) {
+        if (leafMode != LockMode.IWRITE) {
+            prot.lock(pageNo, leafMode);
+            return;
+        }
+        int slot = (int) (pageNo ^ pageNo >>> 16) & (HOT_SLOTS - 1);
+        if (hotLeaves[slot] != pageNo + 1 && prot.tryLock(pageNo, LockMode.WRITE)) {
+            return;
+        }
+        hotLeaves[slot] = pageNo + 1;
+        prot.lock(pageNo, LockMode.IWRITE);
     }
 
     /**
@@ -572,10 +600,12 @@ final class Btree {
      * quick and must not call into the tree.
      *
      * <p>The lock is a record lock where keys are equal only when their bytes are (the default
-     * order): IWRITE on the leaf and WRITE on the key's record ({@link #recordId}), so that
-     * transactions updating different keys of one leaf (TPC-B's branches and tellers) do not
-     * queue for the page, while a reader, an insert, a delete or a split (READ or WRITE on the
-     * page) still waits for them and they for it. The leaf cannot split under an IWRITE holder,
+     * order) and the leaf is contended: IWRITE on the leaf and WRITE on the key's record
+     * ({@link #recordId}), so that transactions updating different keys of one leaf (TPC-B's
+     * branches and tellers) do not queue for the page, while a reader, an insert, a delete or a
+     * split (READ or WRITE on the page) still waits for them and they for it. An uncontended
+     * leaf is WRITE-locked instead (tried without waiting: one lock call, where a record lock
+     * costs two, see {@link #lockLeaf}); the record lock is then answered by the page's. The leaf cannot split under an IWRITE holder,
      * so the key stays where it was found; an update that must change the length converts the
      * page lock to WRITE in {@link #put}. Under a registered key order two different byte
      * strings may be one key, so a hash of the bytes cannot name it: the leaf is WRITE-locked.

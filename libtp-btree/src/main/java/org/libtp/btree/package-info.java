@@ -47,8 +47,22 @@
  * {@code Database.compact()} gives back. Each prefix of a reclaim's redo-only images is a valid
  * B-link tree, so a crash in the middle leaks pages at most.
  *
+ * <p>Record locks: an update of an existing key ({@code Btree.update}, read-modify-write) that
+ * keeps the value's length takes IWRITE on the leaf and WRITE on the key's record (its 62-bit
+ * hash) instead of WRITE on the leaf, so that transactions changing different keys of one hot
+ * leaf (TPC-B's branches and tellers) run side by side. Everything that changes the leaf's
+ * layout (insert, delete, a new length, a split, reclamation) still takes the page's WRITE,
+ * which conflicts with IWRITE: while a record lock's holder runs, its key stays on that leaf
+ * and the slots do not move, so concurrent in-place replaces on one page are independent byte
+ * ranges, redone in log order by page LSN and undone by key. Readers keep the page READ lock
+ * (which waits for the record writers). Under a registered key order equal keys may differ in
+ * bytes, so there the leaf is WRITE-locked as before.
+ *
  * <p>{@link org.libtp.btree.Recno} is the fixed-length record access method (page computed from
- * the record number, physical page-update logging).
+ * the record number, physical page-update logging). Appends take the meta page and the record's
+ * data page in IWRITE (each appender owns its new number; everything else locks the meta page
+ * READ or WRITE first) and advance the count redo-only: an aborted append leaves its number
+ * absent.
  *
  * <p>A tree's key order is unsigned bytes or a comparator registered by name; the name is in the
  * meta page (offset 32: u16 length, UTF-8), so recovery and rollback use the same order.

@@ -163,7 +163,10 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * RECNO: appends a record and returns its number.
+     * RECNO: appends a record and returns its number. Appends of concurrent transactions do not
+     * wait for each other; a number once handed out is not handed out again: if the appending
+     * transaction aborts, that record stays absent ({@link #get} returns null) and
+     * {@link #count} still counts it, as Berkeley DB's queue and SQL sequences do.
      *
      * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
      *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
@@ -190,7 +193,8 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * RECNO: the highest record number stored.
+     * RECNO: the highest record number stored or handed out by {@link #append} (records below
+     * it may be absent: deleted, or appended by a transaction that aborted).
      *
      * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
      *         victim; abort {@code txn} and retry (with null the operation is retried by itself)
@@ -262,6 +266,12 @@ public final class Database implements AutoCloseable {
      * is latched: it must be quick, must not call into the database and must not return null.
      * The new data may have any length (see Sizes above), as for {@link #put}. An exception
      * {@code change} throws reaches the caller and changes nothing.
+     *
+     * <p>Locking (TP mode): with the default key order this locks only the key's record (under
+     * an intention lock on its page), so transactions updating different keys of one page do not
+     * wait for each other, while readers, inserts and deletes on that page do wait for them. A
+     * new value of another length (or a value in an overflow chain) locks the page as
+     * {@link #put} does. Under a registered key order the page is locked.
      *
      * @throws org.libtp.core.DeadlockException TP mode with a transaction: chosen as a deadlock
      *         victim; abort {@code txn} and retry (with null the operation is retried by itself)

@@ -49,6 +49,21 @@ class RecordLockTest {
         });
     }
 
+    /**
+     * Makes the leaf of the test keys contended (hot) in this process: the first update of a leaf
+     * takes its WRITE lock (one lock call); the next transaction that finds it taken marks the
+     * leaf, and updates there lock records from then on.
+     */
+    private static void heat(Environment env, Database db) {
+        Transaction x = env.beginTransaction();
+        try {
+            db.update(x, key(10), v -> v); // the leaf's WRITE: nobody else on it
+            waits(env, y -> db.update(y, key(11), v -> v), "an update on a leaf another one WRITE-locked");
+        } finally {
+            x.abort();
+        }
+    }
+
     /** Runs {@code op} in a new transaction, which must be refused (it would wait), and aborts it. */
     private static void waits(Environment env, java.util.function.Consumer<Transaction> op, String what) {
         Transaction c = env.beginTransaction();
@@ -64,6 +79,7 @@ class RecordLockTest {
         try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
              Database db = env.openDatabase(null, "t", BTREE)) {
             load(env, db);
+            heat(env, db);
             Transaction a = env.beginTransaction();
             Transaction b = env.beginTransaction();
             db.update(a, key(1), v -> val("a1"));
@@ -85,12 +101,36 @@ class RecordLockTest {
     }
 
     @Test
+    void anUncontendedLeafTakesOneLockCallAHotOneTwo() {
+        try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
+             Database db = env.openDatabase(null, "t", BTREE)) {
+            load(env, db);
+            long cold = requestsOfOneUpdate(env, db);
+            heat(env, db);
+            long hot = requestsOfOneUpdate(env, db);
+            assertEquals(cold + 1, hot, "IWRITE on the leaf and WRITE on the record, in place of the leaf's WRITE");
+        }
+    }
+
+    private static long requestsOfOneUpdate(Environment env, Database db) {
+        try (Transaction t = env.beginTransaction()) {
+            long r0 = env.stats().locks().requests();
+            db.update(t, key(1), v -> v);
+            long n = env.stats().locks().requests() - r0;
+            t.commit();
+            return n;
+        }
+    }
+
+    @Test
     void anUpdateThatChangesTheLengthTakesThePage() {
         try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
              Database db = env.openDatabase(null, "t", BTREE)) {
             load(env, db);
+            heat(env, db);
             Transaction a = env.beginTransaction();
             db.update(a, key(1), v -> val("a1"));
+            db.update(null, key(3), v -> val("auto3")); // a record beside a's
             waits(env, c -> db.update(c, key(2), v -> Arrays.copyOf(v, 60)), "a longer value (a delete and insert)");
             a.commit();
             db.update(null, key(2), v -> Arrays.copyOf(v, 60));
@@ -152,6 +192,7 @@ class RecordLockTest {
         Database db = env.openDatabase(null, "t", BTREE);
         Database r = env.openDatabase(null, "r", RECNO);
         load(env, db);
+        heat(env, db);
         byte[] x = new byte[16];
         Arrays.fill(x, (byte) 'x');
         byte[] y = new byte[16];

@@ -83,6 +83,11 @@ final class LibtpTpcb implements TpcbStore {
     }
 
     @Override
+    public long lockWaits() {
+        return variant == Variant.TP ? env.stats().locks().waits() : -1;
+    }
+
+    @Override
     public boolean multiProcess() {
         return variant == Variant.TP || variant == Variant.FLOCK;
     }

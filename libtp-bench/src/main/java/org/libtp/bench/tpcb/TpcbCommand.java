@@ -59,7 +59,7 @@ public final class TpcbCommand {
 
     /** What one process's workers did. {@code allCommits} includes the warm-up. */
     /** One process's counts over the measured interval; {@code logForces} -1 where not known. */
-    record Part(long commits, long aborts, long nanos, long allCommits, long logForces) {
+    record Part(long commits, long aborts, long nanos, long allCommits, long logForces, long lockWaits) {
     }
 
     private TpcbCommand() {
@@ -151,6 +151,9 @@ public final class TpcbCommand {
                 long forces = parts.get(0).logForces();
                 m.put("logForcesPerSec", forces / (parts.get(0).nanos() / 1e9));
                 m.put("commitsPerForce", forces == 0 ? 0.0 : (double) commits / forces);
+            }
+            if (parts.size() == 1 && parts.get(0).lockWaits() >= 0) { // lock contention: waits per transaction
+                m.put("lockWaitsPerTxn", commits == 0 ? 0.0 : (double) parts.get(0).lockWaits() / commits);
             }
             if (o.pageSize() != 4096) {
                 m.put("pageSize", o.pageSize()); // absent: the default, as in every earlier result
@@ -322,13 +325,16 @@ public final class TpcbCommand {
             w.go();
             sleep(o.warmup());
             long forces0 = store.logForces();
+            long waits0 = store.lockWaits();
             long[] a = w.snapshot();
             sleep(o.seconds());
             long[] b = w.snapshot();
             long forces1 = store.logForces();
+            long waits1 = store.lockWaits();
             w.stopAndJoin();
             long[] end = w.snapshot();
-            return new Part(b[0] - a[0], b[1] - a[1], b[2] - a[2], end[0], forces0 < 0 ? -1 : forces1 - forces0);
+            return new Part(b[0] - a[0], b[1] - a[1], b[2] - a[2], end[0], forces0 < 0 ? -1 : forces1 - forces0,
+                    waits0 < 0 ? -1 : waits1 - waits0);
         }
     }
 
@@ -354,7 +360,7 @@ public final class TpcbCommand {
             }
             List<Part> parts = new ArrayList<>();
             for (String[] f : Phases.drive(children, o.warmup(), o.seconds(), CHILD_TIMEOUT, CHILD_TIMEOUT)) {
-                parts.add(new Part(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), -1));
+                parts.add(new Part(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), -1, -1));
             }
             return parts;
         } finally {

@@ -49,6 +49,14 @@ public interface TpcbStore extends AutoCloseable {
         return -1;
     }
 
+    /**
+     * Lock requests that had to wait so far, in every process of the environment, for the
+     * result's {@code lockWaitsPerTxn}; -1 if the engine does not tell.
+     */
+    default long lockWaits() {
+        return -1;
+    }
+
     /** Whether {@code --processes N > 1} works: several JVMs on this store at once. */
     boolean multiProcess();
 

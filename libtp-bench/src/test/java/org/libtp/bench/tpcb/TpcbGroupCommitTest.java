@@ -44,11 +44,14 @@ class TpcbGroupCommitTest {
         assertTrue(commits > 0 && field(line, "logForcesPerSec") > 0, line);
         // every durable commit waited for a force; two workers put at most two in one (plus page-write forces)
         assertTrue(perForce > 0 && perForce <= 2.0, line);
+        double waits = field(line, "lockWaitsPerTxn"); // one branch: the two workers meet on its record
+        assertTrue(waits >= 0 && waits < 10, line);
     }
 
     @Test
     void anEngineWithoutTheLogManagerReportsNoForces() throws Exception {
         String line = run(dir.resolve("notp"), "notp", "nosync");
         assertFalse(line.contains("commitsPerForce"), line);
+        assertFalse(line.contains("lockWaitsPerTxn"), line);
     }
 }

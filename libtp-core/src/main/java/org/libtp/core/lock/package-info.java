@@ -149,6 +149,20 @@
  * granted without the table; an {@code unlock} of such a page is then a no-op. Whole-file locks
  * of the SHARED open mode are the same READ and WRITE on the file object.
  *
+ * <h2>Record locks</h2>
+ * Below the page is the record: object {@code (fileId, RECORD | id)} ({@code RECORD} = 2^62, far
+ * above any page number; the id is the access method's: a B-tree key's 62-bit hash). A record is
+ * locked READ or WRITE under IREAD or IWRITE on its page ({@code lockRecord}), which is under the
+ * same intention on the file: two transactions change different records of one page at once,
+ * and a READ or WRITE lock on the page (a scan, an insert, a split) conflicts with both. What a
+ * parent's lock gives its children is its implied mode: WRITE gives WRITE, READ and READ_IWRITE
+ * give READ, an intention mode gives nothing ({@code LockMode.coversChildren}), so a file held
+ * READ_IWRITE still needs a page's IWRITE. A page held WRITE (or READ, for a READ) answers a
+ * record request from the lock cache without a record lock. Escalation counts page, intention
+ * and record requests alike and gives back every lock the file lock's implied mode covers.
+ * Record locks are held to the end of the transaction; two keys with one hash share a lock (a
+ * false conflict, never a missed one).
+ *
  * <h2>The lock cache</h2>
  * {@code FileLocks} also keeps the page locks the transaction holds, with their modes. A request
  * that a held lock covers takes its reference there, without a partition latch or the table
