@@ -44,6 +44,16 @@ public final class PageUpdates implements ResourceManager {
      * the page latch (and, in TP mode, a WRITE lock on the page). Returns the record's LSN.
      */
     public long update(Txn txn, Page page, int offset, byte[] after) {
+        checkChange(txn, page, offset, after);
+        byte[] before = page.getBytes(offset, after.length);
+        long lsn = txn.log(new LogRecord.PageUpdate(page.fileId(), page.pageNo(), offset, before, after));
+        page.putBytes(offset, after);
+        page.setLsn(lsn, txn.lastLsnEnd());
+        return lsn;
+    }
+
+    /** The arguments of a byte-range change: not null, an active transaction, a latched page, a range in its data. */
+    private static void checkChange(Txn txn, Page page, int offset, byte[] after) {
         if (txn == null || page == null || after == null) {
             throw new IllegalArgumentException("transaction, page and after image must not be null");
         }
@@ -55,11 +65,6 @@ public final class PageUpdates implements ResourceManager {
             throw new IndexOutOfBoundsException("range [" + offset + ", +" + after.length + ") outside the data of "
                     + page);
         }
-        byte[] before = page.getBytes(offset, after.length);
-        long lsn = txn.log(new LogRecord.PageUpdate(page.fileId(), page.pageNo(), offset, before, after));
-        page.putBytes(offset, after);
-        page.setLsn(lsn, txn.lastLsnEnd());
-        return lsn;
     }
 
     /**
@@ -71,17 +76,7 @@ public final class PageUpdates implements ResourceManager {
      * caller holds the page latch. Returns the record's LSN.
      */
     public long redoOnly(Txn txn, Page page, int offset, byte[] after) {
-        if (txn == null || page == null || after == null) {
-            throw new IllegalArgumentException("transaction, page and after image must not be null");
-        }
-        txn.checkActive();
-        if (!page.isLatched()) {
-            throw new IllegalStateException("latch " + page + " before changing it");
-        }
-        if (offset < PageHeader.OFF_RESERVED || offset > page.size() - after.length) {
-            throw new IndexOutOfBoundsException("range [" + offset + ", +" + after.length + ") outside the data of "
-                    + page);
-        }
+        checkChange(txn, page, offset, after);
         long lsn = txn.log(new LogRecord.PageUpdate(page.fileId(), page.pageNo(), offset, after, after));
         page.putBytes(offset, after);
         page.setLsn(lsn, txn.lastLsnEnd());
