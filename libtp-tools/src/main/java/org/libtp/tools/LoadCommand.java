@@ -180,6 +180,11 @@ final class LoadCommand implements Callable<Integer> {
                         }
                         if (key != null) {
                             long number = recordNumber(key, lineNo[0]);
+                            // Numbers the dump skips (deleted records, aborted appends) stay absent:
+                            // taken by an append and deleted, as a put may go at most one past the end.
+                            for (long count = d.count(t); count + 1 < number; count++) {
+                                d.delete(t, d.append(t, rec));
+                            }
                             d.put(t, number, rec);
                         } else {
                             d.append(t, rec);

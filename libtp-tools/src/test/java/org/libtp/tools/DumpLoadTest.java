@@ -7,6 +7,7 @@ import org.libtp.db.Database;
 import org.libtp.db.DatabaseConfig;
 import org.libtp.db.DatabaseType;
 import org.libtp.db.Environment;
+import org.libtp.db.Transaction;
 import org.libtp.db.EnvironmentConfig;
 
 import java.nio.file.Files;
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.libtp.tools.ToolsTest.libtp;
 
@@ -102,6 +104,41 @@ class DumpLoadTest {
             assertEquals(0, l.status(), l.err());
             assertTrue(l.out().contains("loaded " + (pairs.size() + records.size()) + " records"), l.out());
             check(dst, pairs, records);
+        }
+    }
+
+    @Test
+    void aRecnoDumpWithRecordNumbersKeepsItsAbsentRecords() throws Exception {
+        Path src = dir.resolve("holes");
+        Files.createDirectories(src);
+        DatabaseConfig recno = DatabaseConfig.builder().allowCreate(true).type(DatabaseType.RECNO).recordLength(4).build();
+        try (Environment e = Environment.open(src, EnvironmentConfig.defaults());
+             Database q = e.openDatabase(null, "rec", recno)) {
+            for (int i = 1; i <= 6; i++) {
+                q.append(null, ("r" + i + "xx").substring(0, 4).getBytes());
+            }
+            q.delete(null, 2L); // deleted in the middle
+            try (Transaction t = e.beginTransaction()) {
+                q.append(t, "gone".getBytes()); // number 7, aborted: absent
+            }
+            assertEquals(8, q.append(null, "last".getBytes()));
+        }
+        Path dump = dir.resolve("holes.dump");
+        ToolsTest.Run d = libtp("dump", src.toString(), "-k", "-s", "rec", "-f", dump.toString());
+        assertEquals(0, d.status(), d.err());
+        Path dst = dir.resolve("holes-dst");
+        Files.createDirectories(dst);
+        ToolsTest.Run l = libtp("load", dst.toString(), "--create", "-s", "rec", "-f", dump.toString());
+        assertEquals(0, l.status(), l.err());
+        try (Environment e = Environment.open(dst, EnvironmentConfig.defaults());
+             Database q = e.openDatabase(null, "rec", recno)) {
+            assertEquals(8, q.count(null));
+            assertArrayEquals("r1xx".getBytes(), q.get(null, 1L));
+            assertNull(q.get(null, 2L));
+            assertArrayEquals("r6xx".getBytes(), q.get(null, 6L));
+            assertNull(q.get(null, 7L));
+            assertArrayEquals("last".getBytes(), q.get(null, 8L));
+            assertEquals(List.of(), q.verify());
         }
     }
 
