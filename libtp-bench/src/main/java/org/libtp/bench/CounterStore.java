@@ -178,6 +178,11 @@ public final class CounterStore implements ResourceManager {
     }
 
     @Override
+    public void redoOn(LogEntry entry, LogRecord record, org.libtp.core.buffer.Page page) {
+        // counters live in this store's own region, never in a buffer pool page
+    }
+
+    @Override
     public void undo(LogEntry entry, LogRecord record, CompensationLog clr) {
         CounterUpdate u = mine(record);
         Latch l = latches[u.counter() % STRIPES];

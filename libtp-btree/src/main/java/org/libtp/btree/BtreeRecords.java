@@ -53,17 +53,40 @@ final class BtreeRecords implements ResourceManager {
 
     @Override
     public void redo(LogEntry entry, LogRecord record) {
-        if (record instanceof BtreeReplaceRecord r) {
-            redoReplace(entry, r);
+        try (PinnedPage h = PinnedPage.pin(pool, fileIdOf(record), pageNoOf(record), BufferManager.CREATE).dirty().latch()) {
+            apply(entry, record, h.page());
+        }
+    }
+
+    @Override
+    public void redoOn(LogEntry entry, LogRecord record, Page page) {
+        if (fileIdOf(record) == page.fileId() && pageNoOf(record) == page.pageNo()) {
+            apply(entry, record, page);
+        }
+    }
+
+    private static int fileIdOf(LogRecord record) {
+        return record instanceof BtreeReplaceRecord r ? r.fileId() : ((BtreeLeafRecord) record).fileId();
+    }
+
+    private static long pageNoOf(LogRecord record) {
+        return record instanceof BtreeReplaceRecord r ? r.pageNo() : ((BtreeLeafRecord) record).pageNo();
+    }
+
+    /** Redo of a leaf insert, delete or replace on its page (latched), if the page is older than the record. */
+    private static void apply(LogEntry entry, LogRecord record, Page p) {
+        if (p.lsn() >= entry.lsn()) {
             return;
         }
-        BtreeLeafRecord r = (BtreeLeafRecord) record;
-        try (PinnedPage h = PinnedPage.pin(pool, r.fileId(), r.pageNo(), BufferManager.CREATE).dirty().latch()) {
-            Page p = h.page();
-            if (p.lsn() >= entry.lsn()) {
-                return;
+        BtreePage bp = new BtreePage(p).check("redo");
+        if (record instanceof BtreeReplaceRecord r) {
+            if (r.slot() >= bp.count() || !Arrays.equals(bp.key(r.slot()), r.key())
+                    || !bp.patchData(r.slot(), r.length(), r.offset(), r.after())) {
+                throw bp.corrupt("redo of a replace at LSN " + Lsn.toString(entry.lsn())
+                        + " does not find its key with " + r.length() + " bytes of data at slot " + r.slot());
             }
-            BtreePage bp = new BtreePage(p).check("redo");
+        } else {
+            BtreeLeafRecord r = (BtreeLeafRecord) record;
             if (r.insert()) {
                 if (r.slot() > bp.count()) {
                     throw bp.corrupt("redo of an insert at LSN " + Lsn.toString(entry.lsn()) + " at slot " + r.slot()
@@ -77,24 +100,8 @@ final class BtreeRecords implements ResourceManager {
                 }
                 bp.delete(r.slot());
             }
-            p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
         }
-    }
-
-    private void redoReplace(LogEntry entry, BtreeReplaceRecord r) {
-        try (PinnedPage h = PinnedPage.pin(pool, r.fileId(), r.pageNo(), BufferManager.CREATE).dirty().latch()) {
-            Page p = h.page();
-            if (p.lsn() >= entry.lsn()) {
-                return;
-            }
-            BtreePage bp = new BtreePage(p).check("redo");
-            if (r.slot() >= bp.count() || !Arrays.equals(bp.key(r.slot()), r.key())
-                    || !bp.patchData(r.slot(), r.length(), r.offset(), r.after())) {
-                throw bp.corrupt("redo of a replace at LSN " + Lsn.toString(entry.lsn())
-                        + " does not find its key with " + r.length() + " bytes of data at slot " + r.slot());
-            }
-            p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
-        }
+        p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
     }
 
     @Override

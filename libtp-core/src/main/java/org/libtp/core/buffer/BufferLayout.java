@@ -23,8 +23,13 @@ import org.libtp.core.region.LatchArray;
  *         352           4  maxProcesses S
  *         360           8  evictions        pages unlinked from the pool so far (under their
  *                          partition latch): read-ahead installs nothing read before a change
- *        1024        64*S  pins per process slot (u64): a dead process with pins left
- *                          fails the environment (as Berkeley DB's failchk)
+ *        1024   PIN_STRIDE*S  pin table per process slot: which frames the process has
+ *                          pinned, so failCheck gives a dead process's pins back:
+ *                            0  8 unattributed  pins not in the entries (the table was
+ *                                           full): a dead process with any fails the
+ *                                           environment (as Berkeley DB's failchk)
+ *                           64  8*PIN_ENTRIES entries (u64): (frame + 1) &lt;&lt; 32 | count;
+ *                                           0 = never used, count 0 = free for any frame
  *         OFF_PART   64*P  partition latches: partition p guards buckets b with b % P == p
  *         OFF_BUCKET  4*B  bucket heads: frame index + 1 of the first frame, 0 = empty
  *         OFF_FILES 256*M  file registry entries:
@@ -70,9 +75,10 @@ import org.libtp.core.region.LatchArray;
 final class BufferLayout {
     /**
      * 2: evictions; 3: file generation; 4: the layout in its own class, fingerprinted by its
-     * constants; 5: the frame sequence for optimistic reads.
+     * constants; 5: the frame sequence for optimistic reads; 6: pin tables per process slot
+     * instead of a pin count (a dead process's pins are given back).
      */
-    static final int LAYOUT_VERSION = 5;
+    static final int LAYOUT_VERSION = 6;
 
     static final long OFF_REGISTRY_LATCH = 256;
     static final long OFF_CLOCK = 320;
@@ -85,7 +91,10 @@ final class BufferLayout {
     static final long OFF_MAX_PROCESSES = 352;
     static final long OFF_EVICTIONS = 360;
     static final long OFF_PINS = 1024;
-    static final int PIN_STRIDE = 64;
+    static final int PIN_ENTRIES = 512;
+    static final int PIN_UNATTRIBUTED = 0;
+    static final int PIN_ENTRY0 = 64;
+    static final int PIN_STRIDE = PIN_ENTRY0 + 8 * PIN_ENTRIES;
     static final int PART_STRIDE = 64;
     static final int FILE_ENTRY = 256;
     static final int F_STATE = 0;
@@ -128,11 +137,16 @@ final class BufferLayout {
                     offPart, offBucket, offFiles, offFrame, offPages, offPages + (long) c.pageSize() * frames);
         }
 
-        RegionSpec spec() {
+        /** {@code logged}: frames are rebuilt from the log when a latch holder dies (TP mode). */
+        RegionSpec spec(boolean logged) {
             return new RegionSpec("buffer", size, LAYOUT_VERSION, FINGERPRINT,
                     new LatchArray(OFF_REGISTRY_LATCH, 64, 1),
                     new LatchArray(offPart, PART_STRIDE, partitions),
-                    new LatchArray(offFrame + FR_LATCH, FRAME, frames));
+                    new LatchArray(offFrame + FR_LATCH, FRAME, frames, logged));
+        }
+
+        RegionSpec spec() {
+            return spec(false);
         }
     }
 

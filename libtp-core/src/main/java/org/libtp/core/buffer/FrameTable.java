@@ -21,8 +21,8 @@ final class FrameTable {
     private final int pageSize;
     private final Latch[] partLatches;
     private final Latch[] frameLatches;
-    /** This process's pin counter in the region (what failCheck gives back if it dies). */
-    private final long pinSlot;
+    /** This process's pin table in the region (what failCheck gives back if it dies). */
+    private final long pinTable;
 
     FrameTable(RegionEnvironment env, Region region, Layout lay) {
         this.env = env;
@@ -32,7 +32,7 @@ final class FrameTable {
         this.pageSize = lay.pageSize();
         this.partLatches = env.latches(region, lay.offPart(), PART_STRIDE, lay.partitions(), "buffer hash partition");
         this.frameLatches = env.latches(region, lay.offFrame() + FR_LATCH, FRAME, frames, "buffer frame");
-        this.pinSlot = OFF_PINS + (long) PIN_STRIDE * env.processSlot();
+        this.pinTable = OFF_PINS + (long) PIN_STRIDE * env.processSlot();
     }
 
     int frames() {
@@ -89,6 +89,17 @@ final class FrameTable {
         long at = meta(f) + FR_SEQ;
         mem.putIntVolatile(at, (mem.getInt(at) + 1) | 1);
         java.lang.invoke.VarHandle.storeStoreFence(); // the page's changes come after it
+    }
+
+    /** A repair of frame {@code f} (its latch taken over from a dead holder) begins: the sequence odd. */
+    void openSeqForRepair(int f) {
+        openSeq(f);
+    }
+
+    /** The repair ends: the sequence even again (the latch stays with the repairer). */
+    void closeSeqForRepair(int f) {
+        long at = meta(f) + FR_SEQ;
+        mem.putIntVolatile(at, (mem.getInt(at) | 1) + 1);
     }
 
     /** The frame's sequence: odd while a latch holder may be changing it. */
@@ -165,16 +176,137 @@ final class FrameTable {
         throw env.fail("buffer region of " + env.home() + ": frame " + f + " missing from its hash chain");
     }
 
+    // Pins. A frame's pin count is what replacement looks at; beside it, each process keeps in
+    // its pin table which frames it has pinned, so that failCheck can give a dead process's pins
+    // back. A pin is counted first and recorded second (it happens under the partition latch, so
+    // a death between the two dies holding that latch); an unpin is unrecorded first and counted
+    // second: a death between the two leaves the frame one pin too many (it stays in the pool,
+    // never evicted, until the regions are rebuilt), never one too few.
+    //
+    // The table is open addressing over PIN_ENTRIES words (frame + 1) << 32 | count, written by
+    // this process's threads with CAS. A word with count 0 is free for any frame; words are
+    // never emptied, so a frame may have several (the pins are their sum). Unpin takes one from
+    // any word of its frame with a count; a concurrent pin and unpin of the frame can move a unit
+    // behind a scan, so the scan goes round again until it finds one (the caller's own pin is
+    // there).
+
     void pin(int f) {
         mem.getAndAddInt(meta(f) + FR_PINS, 1);
-        mem.getAndAddLong(pinSlot, 1);
+        record(f);
     }
 
     void unpinFrame(int f) {
+        unrecord(f);
         int was = mem.getAndAddInt(meta(f) + FR_PINS, -1);
-        mem.getAndAddLong(pinSlot, -1);
         if (was <= 0) {
             throw env.fail("buffer region of " + env.home() + ": frame " + f + " unpinned with pin count " + was);
         }
+    }
+
+    private static int home(int f) {
+        return (f * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(PIN_ENTRIES));
+    }
+
+    private static final long KEY = 0xFFFF_FFFF_0000_0000L;
+    /** In the unattributed word: set at the first pin the table had no room for, never cleared. */
+    private static final long OVERFLOWED = 1L << 62;
+
+    private long entry(int i) {
+        return pinTable + PIN_ENTRY0 + 8L * (i & (PIN_ENTRIES - 1));
+    }
+
+    private void record(int f) {
+        long key = (long) (f + 1) << 32;
+        int h = home(f);
+        retry:
+        while (true) {
+            long free = -1;
+            for (int i = 0; i < PIN_ENTRIES; i++) {
+                long at = entry(h + i);
+                long w = mem.getLongVolatile(at);
+                if ((w & KEY) == key) {
+                    if (mem.compareAndSetLong(at, w, w + 1)) {
+                        return;
+                    }
+                    continue retry; // changed under us (maybe given to another frame)
+                }
+                if ((int) w == 0 && free < 0) {
+                    free = at;
+                }
+                if (w == 0) {
+                    break; // never used: no word of this frame lies beyond it
+                }
+            }
+            if (free < 0) {
+                break;
+            }
+            long w = mem.getLongVolatile(free);
+            if ((int) w == 0 && mem.compareAndSetLong(free, w, key | 1)) {
+                return;
+            }
+        }
+        // No room: counted apart, and this process's death then fails the environment.
+        while (true) {
+            long u = mem.getLongVolatile(pinTable + PIN_UNATTRIBUTED);
+            if (mem.compareAndSetLong(pinTable + PIN_UNATTRIBUTED, u, (u + 1) | OVERFLOWED)) {
+                return;
+            }
+        }
+    }
+
+    private void unrecord(int f) {
+        long key = (long) (f + 1) << 32;
+        int h = home(f);
+        for (int round = 0; round < 1_000; round++) {
+            for (int i = 0; i < PIN_ENTRIES; i++) {
+                long at = entry(h + i);
+                long w = mem.getLongVolatile(at);
+                if ((w & KEY) == key && (int) w > 0) {
+                    if (mem.compareAndSetLong(at, w, w - 1)) {
+                        return;
+                    }
+                    i--; // changed under us: the same word again
+                } else if (w == 0) {
+                    break; // never used: no word of this frame beyond it
+                }
+            }
+            long u = mem.getLongVolatile(pinTable + PIN_UNATTRIBUTED);
+            if ((u & ~OVERFLOWED) > 0 && mem.compareAndSetLong(pinTable + PIN_UNATTRIBUTED, u, u - 1)) {
+                return; // once overflowed the table is not trusted anyway (see releasePinsOf)
+            }
+        }
+        throw env.fail("buffer region of " + env.home() + ": frame " + f + " unpinned but not in this process's pin table");
+    }
+
+    /**
+     * Gives back the pins of dead process slot {@code s} (its latches repaired first): false if
+     * some of its pins were not recorded (its table was full), and then nothing is changed.
+     */
+    boolean releasePinsOf(int s) {
+        long table = OFF_PINS + (long) PIN_STRIDE * s;
+        if (mem.getLongVolatile(table + PIN_UNATTRIBUTED) != 0) {
+            return false; // its table overflowed once: which frames it pinned is not known
+        }
+        for (int i = 0; i < PIN_ENTRIES; i++) {
+            long at = table + PIN_ENTRY0 + 8L * i;
+            long w = mem.getLongVolatile(at);
+            int count = (int) w;
+            if (count > 0) {
+                int f = (int) (w >>> 32) - 1;
+                mem.getAndAddInt(meta(f) + FR_PINS, -count);
+            }
+            mem.putLongVolatile(at, 0);
+        }
+        return true;
+    }
+
+    /** Pins recorded in slot {@code s}'s table (for failCheck's message and tests). */
+    long pinsOf(int s) {
+        long table = OFF_PINS + (long) PIN_STRIDE * s;
+        long n = mem.getLongVolatile(table + PIN_UNATTRIBUTED) & ~OVERFLOWED;
+        for (int i = 0; i < PIN_ENTRIES; i++) {
+            n += (int) mem.getLongVolatile(table + PIN_ENTRY0 + 8L * i);
+        }
+        return n;
     }
 }

@@ -82,7 +82,10 @@ public final class SharedBufferPool implements BufferManager {
         this.io = ThreadLocal.withInitial(() -> new byte[pageSize]);
         this.writer = new PageWriter(this, env, log, lay, mem, table, ft, imagesBeforeWrites, io);
         this.clock = new Clock(env, log, mem, ft, writer, imagesBeforeWrites);
+        this.region = region;
     }
+
+    private final Region region;
 
     /**
      * Opens (first process: creates) the shared pool. {@code log} may be null for an environment
@@ -98,7 +101,7 @@ public final class SharedBufferPool implements BufferManager {
         }
         checkSettings(env, config);
         Layout lay = Layout.of(config, env.config().maxProcesses());
-        Region region = env.region(lay.spec());
+        Region region = env.region(lay.spec(log != null));
         SharedBufferPool bp = new SharedBufferPool(env, storage, log, lay, region, config.tornWriteProtection());
         bp.registryLatch.acquire();
         try {
@@ -719,14 +722,135 @@ public final class SharedBufferPool implements BufferManager {
 
     private void failCheck(int[] deadSlots) {
         for (int s : deadSlots) {
-            long at = OFF_PINS + (long) PIN_STRIDE * s;
-            long pins = mem.getLongVolatile(at);
-            if (pins != 0) {
-                // Which frames it pinned is not recorded (that would cost the hit path): they
-                // could never be reused, and it may have been changing one. As Berkeley DB does.
+            long pins = ft.pinsOf(s);
+            if (!ft.releasePinsOf(s)) {
+                // Its pin table overflowed once: which frames it pinned is not known, so they
+                // could never be reused. As Berkeley DB does.
                 throw new IllegalStateException("process slot " + s + " died with " + pins
-                        + " buffer pages pinned; run recovery (reopen the environment)");
+                        + " buffer pages pinned, more than its pin table records; run recovery (reopen the environment)");
             }
+            if (pins > 0) {
+                LOG.info("failCheck: gave back {} buffer page pins of dead process slot {}", pins, s);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ a frame latch holder's death
+
+    /**
+     * Rebuilds a page from its data file and the log (single-page recovery); set by the
+     * transaction manager. Without one (no log), a frame latch holder's death fails the
+     * environment: the page may be half-changed and nothing could say how.
+     */
+    public interface PageRebuilder {
+        /**
+         * {@code page} (latched, its frame taken over from a dead holder) holds the page as its
+         * data file has it: re-apply every logged change the file lacks.
+         */
+        void rebuild(Page page);
+    }
+
+    private volatile PageRebuilder rebuilder;
+
+    /**
+     * Sets (or, with null, clears) how pages are rebuilt after a frame latch holder died, and with
+     * it this process's repair of frame latches: until it is set (while the environment opens)
+     * failCheck here leaves a dead holder's frame to a process that has it.
+     */
+    public synchronized void rebuildPagesWith(PageRebuilder r) {
+        if (r != null && rebuilder == null) {
+            this.rebuilder = r;
+            env.repairLatches(region, ft.frameLatches(), this::repairFrame);
+        } else if (r == null && rebuilder != null) {
+            env.forgetRepairs(region, ft.frameLatches());
+            this.rebuilder = null;
+        } else {
+            this.rebuilder = r;
+        }
+    }
+
+    /** Frames repaired in place after their latch holder died. */
+    private final LongAdder framesRepaired = new LongAdder();
+
+    public long framesRepaired() {
+        return framesRepaired.sum();
+    }
+
+    /**
+     * The repair of frame {@code f}'s latch, taken over from a dead holder. What the frame holds
+     * then, by its state (a frame changes state only under its latch and, for entering or leaving
+     * a hash chain, its partition latch too, whose holder's death this does not repair):
+     * <ul>
+     *   <li>FREE: an evictor had claimed it (out of every chain): nothing to do.</li>
+     *   <li>LOADING: a reader was filling it: it leaves its chain and is freed, as after a failed
+     *       read; whoever waited for it reads the page again.</li>
+     *   <li>VALID: the holder may have been changing the page, writing it or reading it: its
+     *       bytes are not trusted. The page is read from its data file again and every logged
+     *       change since is re-applied ({@link PageRebuilder}). With write-ahead logging, every
+     *       change to a page is logged before it is applied (or, for a structure change's image,
+     *       under the same latch before it is released), so this gives the page as the log has
+     *       it, which is what recovery would give; the dead transaction's own changes are then
+     *       rolled back by failCheck like any other's. The dirty flag and oldest-change LSN stay
+     *       (older is safe).</li>
+     * </ul>
+     * The frame's sequence is bumped across the repair so that optimistic readers of the old
+     * bytes fail to validate.
+     */
+    private String repairFrame(int f, String dead) {
+        long m = meta(f);
+        ft.openSeqForRepair(f);
+        try {
+            int state = mem.getIntVolatile(m + FR_STATE);
+            if (state == FREE) {
+                return null;
+            }
+            int fileId = mem.getInt(m + FR_FILE);
+            long pageNo = mem.getLong(m + FR_PAGE);
+            int b = ft.bucket(fileId, pageNo);
+            Latch pl = ft.partition(b);
+            if (state == LOADING) {
+                pl.acquire();
+                try {
+                    if (ft.find(b, fileId, pageNo) == f) {
+                        ft.unlink(b, f);
+                    }
+                    mem.getAndAddLong(OFF_EVICTIONS, 1);
+                    mem.putIntVolatile(m + FR_STATE, FREE);
+                } finally {
+                    pl.release();
+                }
+                LOG.info("frame {} (page {} of {}) was being read in by {}, who died; freed", f, pageNo,
+                        describe(fileId), dead);
+                return null;
+            }
+            PageRebuilder r = rebuilder;
+            if (r == null) {
+                return "page " + pageNo + " of " + describe(fileId) + " may be half-changed and there is no log to "
+                        + "rebuild it from";
+            }
+            pl.acquire();
+            try {
+                if (ft.find(b, fileId, pageNo) != f) {
+                    return "frame " + f + " is valid but not in the hash chain of page " + pageNo + " of "
+                            + describe(fileId);
+                }
+            } finally {
+                pl.release();
+            }
+            int valid = Math.max(mem.getInt(m + FR_VALID), load(f, fileId, pageNo));
+            Page p = new Page(this, f, pageBase(f), mem, frameViews[f], fileId, pageNo, pageSize, valid);
+            p.latched = true; // the caller holds the frame latch; the view lives only for the rebuild
+            long before = p.lsn();
+            r.rebuild(p);
+            framesRepaired.increment();
+            LOG.warn("page {} of {} rebuilt from its data file and the log after {} died holding its frame latch "
+                    + "(page LSN {} on disk, {} now)", pageNo, describe(fileId), dead, Lsn.toString(before),
+                    Lsn.toString(p.lsn()));
+            return null;
+        } catch (RuntimeException e) {
+            return e.toString();
+        } finally {
+            ft.closeSeqForRepair(f);
         }
     }
 
@@ -742,6 +866,7 @@ public final class SharedBufferPool implements BufferManager {
             return;
         }
         closed = true;
+        rebuildPagesWith(null);
         env.removeFailCheckListener(listener);
         table.closeFiles();
     }

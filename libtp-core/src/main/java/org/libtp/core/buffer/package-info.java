@@ -80,11 +80,32 @@
  * close takes a full checkpoint (every dirty page written).
  *
  * <h2>Dead processes</h2>
- * A process that dies holding a frame or partition latch fails the environment (the latch's own
- * rule). Pins are counted per process slot; one that dies with pins left also fails it, as
- * Berkeley DB's {@code failchk} does: which frames it pinned is not recorded (that would cost the
- * hit path), so they could never be reused. A process that dies between operations (no pins, no
- * latches) leaves nothing behind: its dirty pages are in the shared pool, written by others.
+ * <ul>
+ *   <li><b>Frame latch</b>: repaired in place (single-page recovery). The latch is taken over (by
+ *       a waiter or by failCheck) and the frame judged by its state: FREE (an evictor had
+ *       claimed it) needs nothing; LOADING (a reader was filling it) is unlinked and freed, and
+ *       its waiters read the page again; VALID (the holder may have been changing, writing or
+ *       reading the page) is read again from its data file and every logged change since its
+ *       page LSN, or since the last checkpoint's redo LSN if later, is re-applied by the record
+ *       managers ({@code ResourceManager.redoOn}). Changes are logged before they are applied
+ *       (a structure change's image before its latch is released), so this is the page as the
+ *       log has it — what recovery would rebuild — and the dead transaction's changes are then
+ *       rolled back by failCheck like those of any dead transaction. Without a log (SHARED and
+ *       NOTP modes) nothing can say what the page held: the environment fails. A page write
+ *       torn by the death (pages larger than the OS page) fails its checksum and fails the
+ *       environment too.</li>
+ *   <li><b>Pins</b>: each process records the frames it pins in its pin table (open addressing
+ *       over 512 words per slot, CAS, a frame's pins the sum of its words); failCheck subtracts a
+ *       dead process's from the frames' counts. A pin is counted before it is recorded (under the
+ *       partition latch), an unpin unrecorded before it is uncounted: a death between the two
+ *       steps of an unpin leaves the frame pinned until the regions are rebuilt (never one pin
+ *       short). A process that once had more pinned frames than its table holds fails the
+ *       environment when it dies, as Berkeley DB's {@code failchk} does for every pin.</li>
+ *   <li><b>Partition latch</b> (hash chains, pin taking) and <b>registry latch</b>: not repaired;
+ *       the environment fails.</li>
+ * </ul>
+ * A process that dies between operations (no pins, no latches) leaves nothing behind: its dirty
+ * pages are in the shared pool, written by others.
  *
  * <h2>Data file header and registry</h2>
  * Every data file starts with a header page ({@link org.libtp.core.buffer.DataFileHeader}: the

@@ -34,7 +34,9 @@ import org.libtp.core.region.RegionHeader;
  *   56   8  size                         16   8  process start, ms since epoch
  *   64   8  fingerprint                  24   8  generation (+1 per claim)
  *   72   4  latchArrayCount (&lt;= 3)        32   8  attach time, ms since epoch
- *   76   4  reserved                     40  24  reserved
+ *   76   4  repairable (bit k: latch     40  24  reserved
+ *              array k's holder's death
+ *              is repaired by its manager)
  *   80  48  3 x {offset u64, stride u32, count u32}
  * </pre>
  */
@@ -58,6 +60,7 @@ final class EnvLayout {
     static final int DIR_SIZE = 56;
     static final int DIR_FINGERPRINT = 64;
     static final int DIR_LATCH_ARRAY_COUNT = 72;
+    static final int DIR_REPAIRABLE = 76;
     static final int DIR_LATCH_ARRAYS = 80;
     static final int DIR_LATCH_ARRAY_SIZE = 16;
     static final int DIR_MAX_LATCH_ARRAYS = 3;
@@ -81,7 +84,7 @@ final class EnvLayout {
             .add("directory", OFF_DIRECTORY).add("dirEntry", DIR_ENTRY_SIZE)
             .add("dirName", DIR_NAME).add("dirNameCapacity", DIR_NAME_CAPACITY)
             .add("dirSize", DIR_SIZE).add("dirFingerprint", DIR_FINGERPRINT)
-            .add("dirLatchArrays", DIR_LATCH_ARRAYS).add("dirLatchArraySize", DIR_LATCH_ARRAY_SIZE)
+            .add("dirRepairable", DIR_REPAIRABLE).add("dirLatchArrays", DIR_LATCH_ARRAYS).add("dirLatchArraySize", DIR_LATCH_ARRAY_SIZE)
             .add("slot", SLOT_SIZE).add("slotPid", SLOT_PID).add("slotStart", SLOT_START)
             .add("slotGeneration", SLOT_GENERATION).add("slotAttach", SLOT_ATTACH)
             .value();

@@ -124,7 +124,13 @@ final class ProcessRegistry {
                         continue; // closed cleanly between our two looks
                     }
                     long pid = mem.getLong(at + SLOT_PID);
-                    String latch = owner.findLatchHeldBy(s + 1);
+                    String latch = owner.repairLatchesHeldBy(s + 1);
+                    if (latch == SharedEnvironment.REPAIR_ELSEWHERE) {
+                        // A latch whose repair this process has not registered (it has not
+                        // opened that manager): a process that has will repair it and free the slot.
+                        LOG.debug("failCheck: process {} (slot {}) holds a latch another process repairs", pid, s);
+                        continue;
+                    }
                     if (latch != null) {
                         throw owner.fail("process " + pid + " (slot " + s + ") died holding " + latch);
                     }

@@ -256,6 +256,41 @@ public final class RegionEnvironment implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Registers how to repair what the latches {@code latches} (views of this environment's
+     * {@code region}, from {@link #latch} or {@link #latches}) guard when a process dies holding
+     * one: latch {@code k} of the array is repaired by {@code repair.repair(k, ...)}, by the thread
+     * that finds the dead holder (a waiter, or failCheck in this process). Latches without a
+     * repair fail the environment when their holder dies. Undone by {@link #forgetRepairs}.
+     */
+    public void repairLatches(Region region, Latch[] latches, org.libtp.core.sync.LatchRepair repair) {
+        SharedEnvironment s = live();
+        if (repair == null) {
+            throw new IllegalArgumentException("repair must not be null");
+        }
+        for (int k = 0; k < latches.length; k++) {
+            if (!declaresLatch(region, latches[k].offset())) {
+                throw new IllegalArgumentException("latch " + latches[k].name() + " is not a declared latch of region "
+                        + region.file());
+            }
+            latches[k].onOwnerDeath(repair, k);
+        }
+        s.registerRepairable(region, latches);
+    }
+
+    /** Undoes {@link #repairLatches} (a manager closing). */
+    public void forgetRepairs(Region region, Latch[] latches) {
+        for (Latch l : latches) {
+            l.onOwnerDeath(null, 0);
+        }
+        shared.unregisterRepairable(region, latches);
+    }
+
+    /** Latches of dead processes this process repaired in place since it attached. */
+    public long latchRepairs() {
+        return shared.latchRepairs();
+    }
+
     private boolean declaresLatch(Region region, long offset) {
         return declares(latchArraysOf(region), offset);
     }

@@ -12,6 +12,7 @@ import org.libtp.core.region.LatchArray;
 import org.libtp.core.region.Region;
 import org.libtp.core.region.RegionHeader;
 import org.libtp.core.sync.Futex;
+import org.libtp.core.sync.Latch;
 import org.libtp.core.sync.LatchLayout;
 import org.libtp.core.sync.SyncContext;
 import org.slf4j.Logger;
@@ -609,6 +610,74 @@ final class SharedEnvironment implements SyncContext {
     }
 
     @Override
+    public RuntimeException ownerDied(String latchName, int ownerId, String why) {
+        return fail(processes.describe(ownerId) + " died holding latch '" + latchName + "', and what it guards "
+                + "could not be repaired: " + why);
+    }
+
+    @Override
+    public String describeOwner(int ownerId) {
+        return processes.describe(ownerId);
+    }
+
+    @Override
+    public void repaired(String latchName, int ownerId) {
+        latchRepairs.increment();
+        LOG.warn("{} died holding latch '{}' of {}; what it guards was repaired in place, the other processes go on",
+                processes.describe(ownerId), latchName, home);
+    }
+
+    /** Latches of dead processes repaired in place by this process. */
+    long latchRepairs() {
+        return latchRepairs.sum();
+    }
+
+    private final java.util.concurrent.atomic.LongAdder latchRepairs = new java.util.concurrent.atomic.LongAdder();
+
+    /**
+     * Views of latches with a repair, by region, that failCheck uses for latches a dead process
+     * holds (a waiter uses its own view's repair). Copy-on-write: read by failCheck under this
+     * object's monitor, written by managers opening and closing.
+     */
+    private volatile Map<Region, List<Latch[]>> repairable = Map.of();
+
+    synchronized void registerRepairable(Region region, Latch[] latches) {
+        Map<Region, List<Latch[]>> m = new java.util.IdentityHashMap<>(repairable);
+        List<Latch[]> l = new java.util.ArrayList<>(m.getOrDefault(region, List.of()));
+        l.add(latches);
+        m.put(region, List.copyOf(l));
+        repairable = m;
+    }
+
+    synchronized void unregisterRepairable(Region region, Latch[] latches) {
+        Map<Region, List<Latch[]>> m = new java.util.IdentityHashMap<>(repairable);
+        List<Latch[]> l = new java.util.ArrayList<>(m.getOrDefault(region, List.of()));
+        l.remove(latches);
+        if (l.isEmpty()) {
+            m.remove(region);
+        } else {
+            m.put(region, List.copyOf(l));
+        }
+        repairable = m;
+    }
+
+    /** This process's view with a repair of the latch at {@code offset} of {@code region}, or null. */
+    private Latch repairableView(Region region, long offset) {
+        for (Latch[] arr : repairable.getOrDefault(region, List.of())) {
+            if (arr.length == 0) {
+                continue;
+            }
+            long first = arr[0].offset();
+            long stride = arr.length > 1 ? arr[1].offset() - first : 1;
+            long k = (offset - first) / stride;
+            if (offset >= first && (offset - first) % stride == 0 && k < arr.length && arr[(int) k].repairable()) {
+                return arr[(int) k];
+            }
+        }
+        return null;
+    }
+
+    @Override
     public long checkIntervalNanos() {
         return checkIntervalNanos;
     }
@@ -671,6 +740,11 @@ final class SharedEnvironment implements SyncContext {
                 mem.putLong(e + DIR_FINGERPRINT, spec.fingerprint());
                 List<LatchArray> arrays = spec.latchArrays();
                 mem.putInt(e + DIR_LATCH_ARRAY_COUNT, arrays.size());
+                int repairableMask = 0;
+                for (int k = 0; k < arrays.size(); k++) {
+                    repairableMask |= arrays.get(k).repairable() ? 1 << k : 0;
+                }
+                mem.putInt(e + DIR_REPAIRABLE, repairableMask);
                 for (int k = 0; k < arrays.size(); k++) {
                     long a = e + DIR_LATCH_ARRAYS + (long) DIR_LATCH_ARRAY_SIZE * k;
                     mem.putLong(a, arrays.get(k).offset());
@@ -732,8 +806,17 @@ final class SharedEnvironment implements SyncContext {
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    /** The latch that latch owner {@code ownerId} holds in any region (described), or null. */
-    String findLatchHeldBy(int ownerId) throws IOException {
+    /**
+     * Repairs the latches dead owner {@code ownerId} holds in any region, through this process's
+     * repairs ({@link org.libtp.core.sync.LatchRepair}); returns the first it holds that this
+     * process cannot repair (described), or null when it holds none any more, or
+     * {@link #REPAIR_ELSEWHERE} if it holds one whose repair this process has not registered but
+     * its manager declares (another process repairs it). A repair that fails fails the environment
+     * (and throws).
+     */
+    static final String REPAIR_ELSEWHERE = "(repaired by a process with its manager)";
+
+    String repairLatchesHeldBy(int ownerId) throws IOException {
         for (int i = 0; i < maxRegions; i++) {
             long e = directoryEntry(i);
             if (mem.getIntVolatile(e + DIR_STATE) != ENTRY_READY) {
@@ -755,7 +838,14 @@ final class SharedEnvironment implements SyncContext {
                 for (int j = 0; j < n; j++) {
                     long at = off + (long) stride * j;
                     if (LatchLayout.ownerOf(rm.getIntVolatile(at + LatchLayout.WORD)) == ownerId) {
-                        return "latch #" + j + " at offset " + at + " of region " + name;
+                        Latch view = repairableView(r, at);
+                        if (view == null) {
+                            if ((mem.getInt(e + DIR_REPAIRABLE) & (1 << k)) != 0) {
+                                return REPAIR_ELSEWHERE;
+                            }
+                            return "latch #" + j + " at offset " + at + " of region " + name;
+                        }
+                        view.repairIfHeldBy(ownerId); // false: another thread took it over to repair it
                     }
                 }
             }

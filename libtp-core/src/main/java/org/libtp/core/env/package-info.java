@@ -60,9 +60,14 @@
  * A slot is dead when it is BUSY and its liveness byte can be locked (the kernel released the
  * dead owner's lock; robust to pid reuse). {@code failCheck()} — called by the user and every
  * {@code failCheckMillis} by a daemon thread — scans the latch arrays of every region in the
- * directory for latches the dead owner holds: none means its slot is simply freed (later issues
- * also roll back its transactions and release its locks); any means the environment is failed.
- * A latch waiter detects a dead owner by itself within {@code latchCheckMillis}.
+ * directory for latches the dead owner holds and repairs each through this process's
+ * {@link org.libtp.core.sync.LatchRepair} for it ({@code RegionEnvironment.repairLatches});
+ * a latch this process has no repair for fails the environment, as before. Then the listeners
+ * give back what the dead process held (its buffer pins, its transactions rolled back, its
+ * locks) and its slot is freed. A latch waiter detects a dead owner by itself within
+ * {@code latchCheckMillis} and repairs the same way. While failCheck holds a dead slot's liveness
+ * lock, that slot looks alive to this process's own checks, so failCheck repairs the latches it
+ * found naming the slot without asking again.
  *
  * <h2>Latches guarding what</h2>
  * None in the environment region: directory and registry changes happen under the creation lock

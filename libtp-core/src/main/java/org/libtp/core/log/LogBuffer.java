@@ -294,6 +294,37 @@ final class LogBuffer {
     }
 
     /** Sets the end of the log to {@code lsn}: an empty buffer there, everything before it written. */
+    /**
+     * The repair of the log latch after its holder died (the caller took the latch over). Every
+     * change under it is a single store or ends with one, except a file switch: the old file is
+     * written and forced, the next one renamed into place ({@code log.N+1} exists), then the
+     * allocation mark and the three end words move. A switch cut short after the rename is
+     * finished here; one cut short before it left nothing (a {@code .ready} or {@code .new} file
+     * the next switch reuses or rebuilds). Returns null, or why the log cannot be repaired.
+     */
+    String repairLogLatch() {
+        if (mem.getIntVolatile(OFF_STATE) == 0) {
+            return "the process died finding the end of the log at open";
+        }
+        long next = mem.getLongVolatile(OFF_NEXT_LSN);
+        int n = Lsn.file(next);
+        try {
+            if (Lsn.offset(next) == LogFileHeader.SIZE
+                    && (mem.getLongVolatile(OFF_BUFFER_START) != next || mem.getLongVolatile(OFF_WRITTEN_LSN) != next)) {
+                files.switchedTo(n); // setEnd was cut short after it moved nextLsn into the new file
+                setEnd(next);
+                LOG.info("log latch repair: finished the switch to {}", LogFileHeader.fileName(n));
+            } else if (storage.exists(LogFileHeader.fileName(n + 1))) {
+                files.switchedTo(n + 1);
+                setEnd(Lsn.of(n + 1, LogFileHeader.SIZE));
+                LOG.info("log latch repair: finished the switch to {}", LogFileHeader.fileName(n + 1));
+            }
+        } catch (IOException | RuntimeException e) {
+            return "finishing a log file switch: " + e;
+        }
+        return null;
+    }
+
     void setEnd(long lsn) {
         mem.putLongVolatile(OFF_NEXT_LSN, lsn);
         mem.putLongVolatile(OFF_BUFFER_START, lsn);

@@ -41,6 +41,9 @@ public final class SharedLog implements LogManager {
     private final LogFiles files;
     private final LogBuffer buffer;
     private final GroupCommit commit;
+    private final Region region;
+    /** The latch views registered with their repairs (one array each: see {@link #registerRepairs}). */
+    private final Latch[][] repairViews;
 
     private SharedLog(RegionEnvironment env, Storage storage, Region region, LogConfig config) {
         this.env = env;
@@ -56,10 +59,27 @@ public final class SharedLog implements LogManager {
         // images). Other records switch to the next file, or are refused with
         // OutOfSpaceException, before they would eat into it.
         long reserve = Math.min(fileSize / 8, 256 * 1024);
-        this.files = new LogFiles(env, storage, mem, env.latch(region, OFF_ALLOC_LATCH, "log alloc latch"), fileSize,
-                bufferSize, reserve);
+        Latch allocLatch = env.latch(region, OFF_ALLOC_LATCH, "log alloc latch");
+        this.files = new LogFiles(env, storage, mem, allocLatch, fileSize, bufferSize, reserve);
         this.buffer = new LogBuffer(env, storage, mem, logLatch, writeLatch, files, fileSize, bufferSize, reserve);
         this.commit = new GroupCommit(env, storage, region, config, buffer, files);
+        this.region = region;
+        this.repairViews = new Latch[][] {{logLatch}, {writeLatch}, {allocLatch}};
+    }
+
+    /**
+     * What each latch of the log region guards, when its holder dies: the log latch, the buffer
+     * and the end of the log, consistent at every instant (a record is copied in before nextLsn
+     * moves past it; a move of the unwritten tail leaves its source intact until bufferStartLsn
+     * moves) except within a file switch, which the repair finishes ({@link LogBuffer#repairLogLatch});
+     * the write latch, nothing (writtenLsn moves only after the write(2), so the next writer
+     * writes the same bytes again); the alloc latch, nothing (allocated moves only after the
+     * zeros are written).
+     */
+    private void registerRepairs() {
+        env.repairLatches(region, repairViews[0], (k, dead) -> buffer.repairLogLatch());
+        env.repairLatches(region, repairViews[1], (k, dead) -> null);
+        env.repairLatches(region, repairViews[2], (k, dead) -> null);
     }
 
     static RegionSpec spec(LogConfig config) {
@@ -69,8 +89,8 @@ public final class SharedLog implements LogManager {
     /** The log region's spec with a buffer of {@code bufferSize} bytes. */
     static RegionSpec spec(long bufferSize) {
         return new RegionSpec("log", OFF_BUFFER + bufferSize, LAYOUT_VERSION, FINGERPRINT,
-                new LatchArray(OFF_LOG_LATCH, 64, 1), new LatchArray(OFF_WRITE_LATCH, 64, 1),
-                new LatchArray(OFF_ALLOC_LATCH, 64, 1));
+                new LatchArray(OFF_LOG_LATCH, 64, 1, true), new LatchArray(OFF_WRITE_LATCH, 64, 1, true),
+                new LatchArray(OFF_ALLOC_LATCH, 64, 1, true));
     }
 
     /**
@@ -107,6 +127,7 @@ public final class SharedLog implements LogManager {
         } finally {
             latch.release();
         }
+        log.registerRepairs();
         return log;
     }
 
@@ -398,6 +419,9 @@ public final class SharedLog implements LogManager {
             } catch (RuntimeException e) {
                 LOG.warn("could not flush the log while closing: {}", e.toString());
             }
+        }
+        for (Latch[] views : repairViews) {
+            env.forgetRepairs(region, views);
         }
         files.close();
     }

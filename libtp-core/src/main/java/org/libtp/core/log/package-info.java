@@ -93,8 +93,19 @@
  *       next file or zero-fill the next stretch refuses the record ({@code OutOfSpaceException})
  *       with nothing changed and the half-built file ({@code .new}, {@code .prep}) deleted; a
  *       failed write of records (inside allocated space) still fails the environment.</li>
- *   <li>A process killed holding either latch fails the environment (substrate rule); followers
- *       waiting for a dead leader notice within the latch check interval.</li>
+ *   <li>A process killed holding a latch of the log region is repaired in place: the latch is
+ *       taken over (by a waiter or failCheck) and the state it guards is consistent already, or
+ *       made so. Log latch: a record is copied into the buffer before nextLsn moves past it, and
+ *       a move of the unwritten tail leaves its source intact until bufferStartLsn moves, so a
+ *       death there leaves at most bytes past the end that the next append overwrites; a file
+ *       switch cut short after the next file was renamed into place ({@code log.N+1} exists while
+ *       nextLsn is still in file N, or nextLsn moved but bufferStartLsn or writtenLsn did not) is
+ *       finished by the repair (the old file was written and forced before the rename); one cut
+ *       short before it left a {@code .ready} or {@code .new} file that the next switch reuses or
+ *       rebuilds. Write latch: writtenLsn moves only after the write(2), so the next writer
+ *       writes the same bytes again. Alloc latch: {@code allocated} moves only after the zeros are
+ *       written. A death during the first process's open (finding the end, salvage) fails the
+ *       environment. Followers waiting for a dead group-commit leader take over its word.</li>
  * </ul>
  *
  * <h2>Continuity: the log anchor</h2>

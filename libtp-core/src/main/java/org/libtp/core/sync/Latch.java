@@ -15,10 +15,12 @@ import static org.libtp.core.sync.LatchLayout.WORD;
  *
  * <p>Crash protocol: the owner id is part of the latch word, so a holder that dies is always
  * named. A waiter never sleeps longer than {@link SyncContext#checkIntervalNanos()}; each time it
- * wakes it checks the environment's failed flag and whether the owner is alive. A dead owner
- * fails the environment ({@link SyncContext#ownerDied}) and the waiter throws — every process
- * then gets a {@code RunRecoveryException}, as the structure the latch guarded may be
- * half-updated.
+ * wakes it checks the environment's failed flag and whether the owner is alive. A dead owner:
+ * if the latch has a {@link LatchRepair} ({@link #onOwnerDeath}), the waiter takes the latch
+ * over (a compare-and-set of the word still naming the dead owner: one thread of one process
+ * wins), repairs what it guards, and goes on as its holder; otherwise, or if the repair cannot
+ * make the structure consistent, the environment fails ({@link SyncContext#ownerDied}) and the
+ * waiter throws — every process then gets a {@code RunRecoveryException}.
  *
  * <p>This object is a view: any number of views of the same latch, in any processes and threads,
  * may exist. It holds no state of its own but where the latch lives.
@@ -31,6 +33,9 @@ public final class Latch {
     private final String name;
     private final SyncContext context;
     private final int mine;
+    /** What to do when the holder dies (null: fail the environment), and this latch's index for it. */
+    private volatile LatchRepair repair;
+    private volatile int repairIndex;
 
     /**
      * @param memory  the region holding the latch
@@ -51,6 +56,26 @@ public final class Latch {
 
     public String name() {
         return name;
+    }
+
+    /** Where the latch lives in its region. */
+    public long offset() {
+        return offset;
+    }
+
+    /**
+     * Registers how to repair what this latch guards when its holder dies ({@code index}: the
+     * latch's index in its array, passed back to the repair); null removes it (the environment
+     * then fails on such a death).
+     */
+    public void onOwnerDeath(LatchRepair repair, int index) {
+        this.repairIndex = index;
+        this.repair = repair;
+    }
+
+    /** True if a repair is registered on this view. */
+    public boolean repairable() {
+        return repair != null;
     }
 
     /**
@@ -149,9 +174,13 @@ public final class Latch {
             now = System.nanoTime();
             if (now - lastCheck >= interval) {
                 lastCheck = now;
-                int owner = LatchLayout.ownerOf(memory.getIntVolatile(off));
+                int word = memory.getIntVolatile(off);
+                int owner = LatchLayout.ownerOf(word);
                 if (owner != 0 && owner != context.ownerId() && !context.isAlive(owner)) {
-                    throw context.ownerDied(name, owner);
+                    if (takeOverAndRepair(word, owner)) {
+                        return true; // repaired: this thread holds the latch
+                    }
+                    lastCheck = now - interval; // another thread took it over: look again soon
                 }
             }
         }
@@ -176,10 +205,74 @@ public final class Latch {
      * sleep on the latch itself (e.g. group-commit followers waiting for the leader's force).
      */
     public void checkOwnerAlive() {
-        int owner = owner();
-        if (owner != 0 && owner != context.ownerId() && !context.isAlive(owner)) {
+        repairIfOwnerDead();
+    }
+
+    /**
+     * If the latch is held by a dead process: takes it over, repairs what it guards and releases
+     * it (true), or fails the environment and throws if it has no repair or the repair fails.
+     * False if the latch is free or its holder alive, or another thread took it over first.
+     * For failCheck and for waiters that do not sleep on the latch itself.
+     */
+    public boolean repairIfOwnerDead() {
+        int word = memory.getIntVolatile(offset + WORD);
+        int owner = LatchLayout.ownerOf(word);
+        if (owner == 0 || owner == context.ownerId() || context.isAlive(owner)) {
+            return false;
+        }
+        if (!takeOverAndRepair(word, owner)) {
+            return false;
+        }
+        release();
+        return true;
+    }
+
+    /**
+     * failCheck's repair: owner {@code deadOwner} is known dead (failCheck holds its registry
+     * slot's liveness lock, so {@link SyncContext#isAlive} would answer true in this process).
+     * If the latch still names it: takes it over, repairs what it guards and releases it (true);
+     * fails the environment and throws if there is no repair or it fails. False if the latch no
+     * longer names that owner (another thread took it over to repair it).
+     */
+    public boolean repairIfHeldBy(int deadOwner) {
+        int word = memory.getIntVolatile(offset + WORD);
+        if (LatchLayout.ownerOf(word) != deadOwner || deadOwner == context.ownerId()) {
+            return false;
+        }
+        if (!takeOverAndRepair(word, deadOwner)) {
+            return false;
+        }
+        release();
+        return true;
+    }
+
+    /**
+     * The latch word is {@code word}, naming dead owner {@code owner}: takes the latch over by a
+     * compare-and-set of that word (false if it changed: another thread took it over, or its
+     * repair is done) and repairs; returns true holding the latch. Without a repair, or when it
+     * fails, fails the environment and throws.
+     */
+    private boolean takeOverAndRepair(int word, int owner) {
+        LatchRepair r = repair;
+        if (r == null) {
             throw context.ownerDied(name, owner);
         }
+        // Marked contended: threads of live processes may sleep on the word.
+        if (!memory.compareAndSetInt(offset + WORD, word, mine | CONTENDED)) {
+            return false;
+        }
+        memory.putLong(offset + THREAD, threadTag());
+        String why;
+        try {
+            why = r.repair(repairIndex, context.describeOwner(owner));
+        } catch (RuntimeException e) {
+            why = e.toString();
+        }
+        if (why != null) {
+            throw context.ownerDied(name, owner, why);
+        }
+        context.repaired(name, owner);
+        return true;
     }
 
     /** The owner id holding the latch now, 0 if free. */

@@ -22,6 +22,23 @@ public interface SyncContext {
      */
     RuntimeException ownerDied(String latchName, int ownerId);
 
+    /**
+     * As {@link #ownerDied(String, int)}, when the latch's repair could not make what it guards
+     * consistent ({@code why}).
+     */
+    default RuntimeException ownerDied(String latchName, int ownerId, String why) {
+        return ownerDied(latchName + " (repair failed: " + why + ")", ownerId);
+    }
+
+    /** "process PID (slot S)" for owner id {@code ownerId}, for messages. */
+    default String describeOwner(int ownerId) {
+        return "owner " + ownerId;
+    }
+
+    /** Notes (logs, counts) that latch {@code latchName} of dead owner {@code ownerId} was repaired in place. */
+    default void repaired(String latchName, int ownerId) {
+    }
+
     /** How often a sleeping waiter wakes to check its latch owner and the failed flag. */
     long checkIntervalNanos();
 

@@ -22,9 +22,16 @@
  * out of Java's reach), so: every wait is timed ({@code latchCheckMillis}); a waiter that wakes
  * checks the environment's failed flag and whether the latch's owner process is alive (its
  * registry slot's record lock). An owner that died holding a latch may have left the guarded
- * structure half-updated, so the waiter marks the environment failed and every process gets
- * {@code RunRecoveryException}. Since the owner id is set by the acquiring CAS itself, there is
- * no instant at which a latch is held but its owner unknown.
+ * structure half-updated. If the latch has a {@link org.libtp.core.sync.LatchRepair} (registered
+ * by the manager that owns the structure, for each latch whose structure can be rebuilt), the
+ * waiter takes the latch over by a compare-and-set of the word that names the dead owner (one
+ * thread of one process wins; the others keep waiting for it), runs the repair with the latch
+ * held, and goes on as the latch's holder; failCheck does the same for latches nobody waits for.
+ * Without a repair, or when the repair cannot make the structure consistent, the waiter marks the
+ * environment failed and every process gets {@code RunRecoveryException}. Since the owner id is
+ * set by the acquiring CAS itself, there is no instant at which a latch is held but its owner
+ * unknown. Each manager's package note says, latch by latch, how a holder's death is repaired or
+ * why it cannot be.
  *
  * <h2>Invariants</h2>
  * Latches are not re-entrant (re-entry throws instead of hanging); only the owning process may

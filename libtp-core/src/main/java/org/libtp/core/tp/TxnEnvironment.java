@@ -129,6 +129,8 @@ public final class TxnEnvironment implements AutoCloseable {
             // Commit and abort release the locks (the lock manager's end listener), also for the
             // transactions failCheck rolls back for dead processes.
             SharedLockManager locks = SharedLockManager.open(txn, lockConfig);
+            // A process killed inside a frame latch: the page is rebuilt from its file and the log.
+            buffers.rebuildPagesWith(txn::rebuildPage);
             return new TxnEnvironment(parts, txn, locks, user);
         } catch (RuntimeException | Error e) {
             if (txn != null) {
@@ -218,6 +220,7 @@ public final class TxnEnvironment implements AutoCloseable {
                 org.slf4j.LoggerFactory.getLogger(TxnEnvironment.class)
                         .warn("final checkpoint of {} failed; recovery will redo from the last one: {}", env.home(), e.toString());
             }
+            buffers.rebuildPagesWith(null);
             for (AutoCloseable m : new AutoCloseable[] {locks::close, txn::close, buffers::close, log::close}) {
                 try {
                     m.close();

@@ -174,44 +174,46 @@ public final class PageUpdates implements ResourceManager {
         if (record.type() == RecordType.PAGE_WRITE) {
             return; // read by the torn-write repair before redo; the changes it holds are logged too
         }
-        if (record.type() == RecordType.PAGE_IMAGE) {
-            LogRecord.PageImage im = (LogRecord.PageImage) record;
-            Page p = pool.get(im.fileId(), im.pageNo(), BufferManager.CREATE);
-            try {
-                p.latch();
-                try {
-                    if (p.lsn() < entry.lsn()) {
-                        if (im.image().length != p.size() - PageHeader.OFF_TYPE) {
-                            throw new org.libtp.core.CorruptionException("page image at LSN "
-                                    + org.libtp.core.log.Lsn.toString(entry.lsn()) + " has " + im.image().length
-                                    + " bytes; pages of this environment hold " + (p.size() - PageHeader.OFF_TYPE));
-                        }
-                        p.putBytesAnywhere(PageHeader.OFF_TYPE, im.image());
-                        p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
-                    }
-                } finally {
-                    p.unlatch();
-                }
-            } finally {
-                pool.unpin(p, false);
-            }
-            return;
-        }
-        LogRecord.PageUpdate u = (LogRecord.PageUpdate) record;
-        Page p = pool.get(u.fileId(), u.pageNo(), BufferManager.CREATE);
+        int fileId = record instanceof LogRecord.PageImage im ? im.fileId() : ((LogRecord.PageUpdate) record).fileId();
+        long pageNo = record instanceof LogRecord.PageImage im ? im.pageNo() : ((LogRecord.PageUpdate) record).pageNo();
+        Page p = pool.get(fileId, pageNo, BufferManager.CREATE);
         try {
             p.latch();
             try {
-                if (p.lsn() < entry.lsn()) {
-                    p.putBytesAnywhere(u.offset(), u.after());
-                    p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
-                }
+                apply(entry, record, p);
             } finally {
                 p.unlatch();
             }
         } finally {
             pool.unpin(p, false);
         }
+    }
+
+    @Override
+    public void redoOn(LogEntry entry, LogRecord record, Page page) {
+        if (record instanceof LogRecord.PageImage im ? im.fileId() == page.fileId() && im.pageNo() == page.pageNo()
+                : record instanceof LogRecord.PageUpdate u && u.fileId() == page.fileId() && u.pageNo() == page.pageNo()) {
+            apply(entry, record, page);
+        }
+    }
+
+    /** Redo of a page image or update on its page (latched), if the page is older than the record. */
+    private static void apply(LogEntry entry, LogRecord record, Page p) {
+        if (p.lsn() >= entry.lsn()) {
+            return;
+        }
+        if (record instanceof LogRecord.PageImage im) {
+            if (im.image().length != p.size() - PageHeader.OFF_TYPE) {
+                throw new org.libtp.core.CorruptionException("page image at LSN "
+                        + org.libtp.core.log.Lsn.toString(entry.lsn()) + " has " + im.image().length
+                        + " bytes; pages of this environment hold " + (p.size() - PageHeader.OFF_TYPE));
+            }
+            p.putBytesAnywhere(PageHeader.OFF_TYPE, im.image());
+        } else {
+            LogRecord.PageUpdate u = (LogRecord.PageUpdate) record;
+            p.putBytesAnywhere(u.offset(), u.after());
+        }
+        p.setLsn(entry.lsn(), entry.lsn() + LogRecordCodec.HEADER_SIZE + entry.payload().length);
     }
 
     @Override

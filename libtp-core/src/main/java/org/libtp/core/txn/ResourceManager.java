@@ -1,5 +1,6 @@
 package org.libtp.core.txn;
 
+import org.libtp.core.buffer.Page;
 import org.libtp.core.log.LogEntry;
 import org.libtp.core.log.record.LogRecord;
 import org.libtp.core.log.record.RecordType;
@@ -56,6 +57,24 @@ public interface ResourceManager {
 
     /** Re-applies a logged change (forward pass of recovery). */
     void redo(LogEntry entry, LogRecord record);
+
+    /**
+     * Single-page recovery, while the process that held {@code page}'s frame latch is dead and the
+     * page was read again from its data file: re-applies {@code record} to {@code page} if it
+     * changes that page ({@link Page#fileId()}, {@link Page#pageNo()}) and the page's LSN is
+     * older than the record's, exactly as {@link #redo} would, but on this page, already latched
+     * by the caller, and on no other. Records of other pages are ignored. Called for every record
+     * of this manager's types that {@link #redoes} from the page's LSN (or the last checkpoint's
+     * redo LSN) to the end of the log, in order.
+     *
+     * <p>The default throws: a manager whose records change pages of the buffer pool must
+     * implement this (otherwise a frame latch holder's death fails the environment); one whose
+     * records change no pool page overrides it to do nothing.
+     */
+    default void redoOn(LogEntry entry, LogRecord record, Page page) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot redo a " + record.type()
+                + " record on one page");
+    }
 
     /**
      * Rolls back a logged change (abort, failCheck of a dead process, and recovery's backward

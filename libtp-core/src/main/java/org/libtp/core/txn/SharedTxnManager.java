@@ -49,6 +49,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
     private final Region region;
     private final Latch txnLatch;
     private final Latch ckpLatch;
+    private final Latch[] ckpViews;
     private final int max;
     private final Map<RecordType, ResourceManager> managers = new EnumMap<>(RecordType.class);
     private final List<ResourceManager> managerList;
@@ -72,6 +73,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         this.region = region;
         this.txnLatch = env.latch(region, OFF_TXN_LATCH, "transaction table latch");
         this.ckpLatch = env.latch(region, OFF_CKP_LATCH, "checkpoint latch");
+        this.ckpViews = new Latch[] {ckpLatch};
         this.max = config.maxTransactions();
         this.managerList = List.copyOf(rms);
         this.retention = new LogRetention(env, log, mem, ckpLatch, max);
@@ -87,7 +89,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
 
     static RegionSpec spec(TxnConfig config) {
         return new RegionSpec("txn", OFF_TABLE + (long) ENTRY * config.maxTransactions(), LAYOUT_VERSION, FINGERPRINT,
-                new LatchArray(OFF_TXN_LATCH, 64, 2));
+                new LatchArray(OFF_TXN_LATCH, 64, 1), new LatchArray(OFF_CKP_LATCH, 64, 1, true));
     }
 
     /**
@@ -129,6 +131,10 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
             env.checkValid();
             tm.checkpointer.checkpointAfterRecovery(changed);
         }
+        // A checkpointer killed inside the checkpoint latch leaves nothing half-done that needs
+        // it: each word it publishes is valid for the checkpoint before or for its own (written
+        // and forced first), log files are removed one by one, a dead backup's pin is ignored.
+        env.repairLatches(region, tm.ckpViews, (k, dead) -> null);
         env.addFailCheckListener(tm.listener);
         return tm;
     }
@@ -367,6 +373,43 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         return chain[0];
     }
 
+    /**
+     * Single-page recovery ({@link org.libtp.core.buffer.SharedBufferPool.PageRebuilder}): {@code page}
+     * (latched, read again from its data file after the process holding its frame latch died)
+     * gets every logged change it lacks, from its LSN on. Every change a page's file lacks was
+     * logged at or after the last checkpoint's redo LSN (the checkpoint wrote the page, or named
+     * it dirty with its oldest change), so the scan starts at the later of the two; the log files
+     * from there on are kept. A newer checkpoint may remove them during the scan (its dirty-page
+     * pass cannot write this page meanwhile: its latch is held): the scan then starts again from
+     * the newer redo LSN.
+     */
+    public void rebuildPage(org.libtp.core.buffer.Page page) {
+        checkOpen();
+        long redo = mem.getLongVolatile(OFF_LAST_CKP_REDO);
+        for (int attempt = 0; ; attempt++) {
+            long from = Math.max(page.lsn(), redo);
+            try {
+                log.scan(from, e -> {
+                    RecordType type = RecordType.of(e.type(), e.lsn());
+                    if (type.isResourceRecord()) {
+                        ResourceManager m = manager(type, e);
+                        if (m.redoes(type)) {
+                            m.redoOn(e, LogRecords.decode(e), page);
+                        }
+                    }
+                    return true;
+                });
+                return;
+            } catch (RuntimeException ex) {
+                long newer = mem.getLongVolatile(OFF_LAST_CKP_REDO);
+                if (newer == redo || attempt >= 3 || env.isFailed()) {
+                    throw ex;
+                }
+                redo = newer;
+            }
+        }
+    }
+
     ResourceManager manager(RecordType type, LogEntry e) {
         ResourceManager rm = managers.get(type);
         if (rm == null) {
@@ -529,10 +572,14 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
                 continue;
             }
             long id = mem.getLong(e + E_ID);
-            long lastLsn = mem.getLongVolatile(e + E_LAST);
-            // A committer may have died after appending its commit record and before publishing
-            // it as lastLsn: look for it after lastLsn.
-            boolean committed = state == COMMITTING && committedAfter(id, lastLsn);
+            // The dead transaction may have appended records after the last it published as
+            // lastLsn (it publishes each after its append returns): a change it logged and then
+            // died applying, which the repair of its frame latch re-applied from the log, or its
+            // commit record. Both are found by reading on from lastLsn (from the first-LSN bound
+            // it published before its first append if it published no lastLsn).
+            long[] found = lastRecordOf(id, mem.getLongVolatile(e + E_LAST), mem.getLongVolatile(e + E_FIRST));
+            long lastLsn = found[0];
+            boolean committed = found[1] != 0;
             if (!committed && lastLsn != Lsn.NULL) {
                 mem.putIntVolatile(e + E_STATE, ABORTING);
                 long end = undo(id, lastLsn, e);
@@ -549,16 +596,30 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         }
     }
 
-    private boolean committedAfter(long txnId, long from) {
-        boolean[] found = {false};
-        log.scan(from == Lsn.NULL ? Lsn.NULL : from, e -> {
-            if (e.txnId() == txnId && e.type() == RecordType.TXN_COMMIT.id()) {
-                found[0] = true;
-                return false;
+    /**
+     * {newest record of transaction {@code txnId} at or after {@code lastLsn}, or {@code lastLsn};
+     * 1 if a commit record of it follows, else 0}, reading the log on from {@code lastLsn} (or
+     * from {@code firstBound} when it has none; nothing to read if it has neither).
+     */
+    private long[] lastRecordOf(long txnId, long lastLsn, long firstBound) {
+        long[] out = {lastLsn, 0};
+        long from = lastLsn != Lsn.NULL ? lastLsn : firstBound;
+        if (from == Lsn.NULL) {
+            return out;
+        }
+        log.scan(from, e -> {
+            if (e.txnId() == txnId) {
+                if (e.type() == RecordType.TXN_COMMIT.id()) {
+                    out[1] = 1;
+                    return false;
+                }
+                if (RecordType.of(e.type(), e.lsn()).isResourceRecord()) {
+                    out[0] = e.lsn();
+                }
             }
             return true;
         });
-        return found[0];
+        return out;
     }
 
     private void checkTxn(Txn t) {
@@ -585,6 +646,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
             closed = true;
         }
         env.removeFailCheckListener(listener);
+        env.forgetRepairs(region, ckpViews);
         checkpointer.close();
     }
 

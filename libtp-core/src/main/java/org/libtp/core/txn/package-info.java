@@ -75,6 +75,13 @@
  * fields other than its state are written only by the owning thread (or by failCheck once the
  * owner is dead) with volatile stores.
  *
+ * <p>A process killed inside the <b>checkpoint latch</b> leaves nothing for anyone to repair: the
+ * words a checkpoint publishes are each valid for the checkpoint before or for its own (whose
+ * record is forced first), log files are removed one at a time (the next checkpoint removes the
+ * rest), and a dead backup's pin is ignored; the latch is taken over and released. One killed
+ * inside the <b>txn latch</b> (a begin, or recovery at open) still fails the environment: a begin
+ * raises two shared counters beside the entry, which a repair could not tell done from not.
+ *
  * <p>The last process to close takes a full checkpoint (every dirty page written), so a clean
  * reopen redoes nothing.
  */

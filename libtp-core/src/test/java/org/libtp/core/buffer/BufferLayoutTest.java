@@ -27,7 +27,11 @@ class BufferLayoutTest {
         assertEquals(60, BufferLayout.FR_REF);
         assertEquals(64, BufferLayout.FR_VALID);
         assertEquals(68, BufferLayout.FR_SEQ);
-        assertEquals(5, BufferLayout.LAYOUT_VERSION);
+        assertEquals(6, BufferLayout.LAYOUT_VERSION);
+        assertEquals(0, BufferLayout.PIN_UNATTRIBUTED);
+        assertEquals(64, BufferLayout.PIN_ENTRY0);
+        assertEquals(512, BufferLayout.PIN_ENTRIES);
+        assertEquals(4160, BufferLayout.PIN_STRIDE);
     }
 
     @Test

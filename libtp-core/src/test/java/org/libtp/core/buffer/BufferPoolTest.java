@@ -49,7 +49,7 @@ class BufferPoolTest {
         assertEquals(348, BufferLayout.OFF_STATE);
         assertEquals(352, BufferLayout.OFF_MAX_PROCESSES);
         assertEquals(360, BufferLayout.OFF_EVICTIONS);
-        assertEquals(5, BufferLayout.LAYOUT_VERSION);
+        assertEquals(6, BufferLayout.LAYOUT_VERSION);
         assertEquals(24, BufferLayout.F_GENERATION);
         assertEquals(1024, BufferLayout.OFF_PINS);
         assertEquals(128, BufferLayout.FRAME);

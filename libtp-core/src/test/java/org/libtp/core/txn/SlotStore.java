@@ -125,6 +125,11 @@ public final class SlotStore implements ResourceManager {
     }
 
     @Override
+    public void redoOn(LogEntry entry, LogRecord record, org.libtp.core.buffer.Page page) {
+        // slots live in this store's own region, never in a buffer pool page
+    }
+
+    @Override
     public void undo(LogEntry entry, LogRecord record, CompensationLog clr) {
         SlotUpdate u = (SlotUpdate) record;
         check(u.slot());
