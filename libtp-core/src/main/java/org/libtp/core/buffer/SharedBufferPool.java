@@ -124,7 +124,7 @@ public final class SharedBufferPool implements BufferManager {
         } finally {
             bp.registryLatch.release();
         }
-        env.addFailCheckListener(bp.listener);
+        env.addFailCheckListener(bp.listener, FailCheckListener.BUFFER);
         return bp;
     }
 
@@ -796,6 +796,21 @@ public final class SharedBufferPool implements BufferManager {
      * The frame's sequence is bumped across the repair so that optimistic readers of the old
      * bytes fail to validate.
      */
+    /** Copies the bytes of frame {@code from}'s page that differ into frame {@code to}'s; returns how many. */
+    private int copyDiffering(int from, int to) {
+        long a = pageBase(from);
+        long b = pageBase(to);
+        int n = 0;
+        for (int off = 0; off < pageSize; off += 8) {
+            long v = mem.getLong(a + off);
+            if (mem.getLong(b + off) != v) {
+                mem.putLong(b + off, v); // aligned 8 bytes: a reader sees the old or the new value
+                n += 8;
+            }
+        }
+        return n;
+    }
+
     private String repairFrame(int f, String dead) {
         long m = meta(f);
         ft.openSeqForRepair(f);
@@ -837,15 +852,33 @@ public final class SharedBufferPool implements BufferManager {
             } finally {
                 pl.release();
             }
-            int valid = Math.max(mem.getInt(m + FR_VALID), load(f, fileId, pageNo));
-            Page p = new Page(this, f, pageBase(f), mem, frameViews[f], fileId, pageNo, pageSize, valid);
-            p.latched = true; // the caller holds the frame latch; the view lives only for the rebuild
-            long before = p.lsn();
-            r.rebuild(p);
-            framesRepaired.increment();
-            LOG.warn("page {} of {} rebuilt from its data file and the log after {} died holding its frame latch "
-                    + "(page LSN {} on disk, {} now)", pageNo, describe(fileId), dead, Lsn.toString(before),
-                    Lsn.toString(p.lsn()));
+            // Rebuilt in a scratch frame (free, in no chain: nobody sees it), then only the bytes
+            // that differ are copied over: a holder that was writing the page out left it whole,
+            // and readers holding a page lock (they read a pinned page without its latch) must
+            // not see the file's older bytes while the log is re-applied.
+            int s = clock.claim(); // latched, free, in no chain
+            try {
+                long sm = meta(s);
+                mem.putLong(sm + FR_REC_LSN, Lsn.NULL);
+                mem.putLong(sm + FR_FLUSH_LSN, Lsn.NULL);
+                mem.putIntVolatile(sm + FR_DIRTY, 0);
+                int valid = Math.max(mem.getInt(m + FR_VALID), load(s, fileId, pageNo));
+                Page p = new Page(this, s, pageBase(s), mem, frameViews[s], fileId, pageNo, pageSize, valid);
+                p.latched = true; // the scratch frame's latch is held; the view lives only for the rebuild
+                long onDisk = p.lsn();
+                r.rebuild(p);
+                int changed = copyDiffering(s, f);
+                if (mem.getIntVolatile(sm + FR_DIRTY) != 0) { // changes the file lacks: the frame is dirty
+                    loggedChange(f, mem.getLong(sm + FR_REC_LSN), mem.getLong(sm + FR_FLUSH_LSN));
+                }
+                framesRepaired.increment();
+                LOG.warn("page {} of {} rebuilt from its data file and the log after {} died holding its frame latch "
+                        + "(page LSN {} on disk, {} rebuilt; {} bytes differed from the frame)", pageNo,
+                        describe(fileId), dead, Lsn.toString(onDisk), Lsn.toString(p.lsn()), changed);
+            } finally {
+                mem.putIntVolatile(meta(s) + FR_DIRTY, 0);
+                ft.unlatchFrame(s);
+            }
             return null;
         } catch (RuntimeException e) {
             return e.toString();

@@ -87,7 +87,10 @@
  *       its waiters read the page again; VALID (the holder may have been changing, writing or
  *       reading the page) is read again from its data file and every logged change since its
  *       page LSN, or since the last checkpoint's redo LSN if later, is re-applied by the record
- *       managers ({@code ResourceManager.redoOn}). Changes are logged before they are applied
+ *       managers ({@code ResourceManager.redoOn}), in a scratch frame (claimed free, in no chain:
+ *       nobody sees it); then only the 8-byte words that differ are copied into the frame. A
+ *       holder that was writing the page out left it whole, and a reader holding a page lock
+ *       reads a pinned page without its latch: it must never see the file's older bytes. Changes are logged before they are applied
  *       (a structure change's image before its latch is released), so this is the page as the
  *       log has it — what recovery would rebuild — and the dead transaction's changes are then
  *       rolled back by failCheck like those of any dead transaction. Without a log (SHARED and

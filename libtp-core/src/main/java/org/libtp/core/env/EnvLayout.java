@@ -20,6 +20,9 @@ import org.libtp.core.region.RegionHeader;
  *  268           4              failReasonLength
  *  272           512            failReason       UTF-8
  *  784           4              homeLength       bytes of home (0: not recorded)
+ *  788           4              listenerKinds    failCheck listener kinds any process has had
+ *                               (1 buffer pool): a process lacking one frees no dead
+ *                               process's slot
  *  1024          4096           home             the environment directory's real path,
  *                               UTF-8: a region directory in shared memory whose
  *                               environment is gone can be recognized and removed
@@ -48,6 +51,7 @@ final class EnvLayout {
     static final int OFF_FAIL_REASON = OFF_FAIL_LENGTH + 4;
     static final int FAIL_REASON_CAPACITY = 512;
     static final int OFF_HOME_LENGTH = OFF_FAIL_REASON + FAIL_REASON_CAPACITY;
+    static final int OFF_LISTENER_KINDS = OFF_HOME_LENGTH + 4;
     static final int OFF_HOME = 1024;
     static final int HOME_CAPACITY = 4096;
     static final int OFF_DIRECTORY = OFF_HOME + HOME_CAPACITY;
@@ -80,7 +84,7 @@ final class EnvLayout {
     static final long FINGERPRINT = new Fingerprint()
             .add("header", RegionHeader.SIZE)
             .add("failReason", OFF_FAIL_REASON).add("failReasonCapacity", FAIL_REASON_CAPACITY)
-            .add("homeLength", OFF_HOME_LENGTH).add("home", OFF_HOME).add("homeCapacity", HOME_CAPACITY)
+            .add("homeLength", OFF_HOME_LENGTH).add("listenerKinds", OFF_LISTENER_KINDS).add("home", OFF_HOME).add("homeCapacity", HOME_CAPACITY)
             .add("directory", OFF_DIRECTORY).add("dirEntry", DIR_ENTRY_SIZE)
             .add("dirName", DIR_NAME).add("dirNameCapacity", DIR_NAME_CAPACITY)
             .add("dirSize", DIR_SIZE).add("dirFingerprint", DIR_FINGERPRINT)

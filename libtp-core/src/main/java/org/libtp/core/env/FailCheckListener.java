@@ -11,6 +11,14 @@ package org.libtp.core.env;
 @FunctionalInterface
 public interface FailCheckListener {
     /**
+     * The buffer pool's listener ({@link RegionEnvironment#addFailCheckListener(FailCheckListener, int)}):
+     * it gives back a dead process's pins, which nothing else would. (A dead process's
+     * transactions and locks are also found later by any process with those managers: by the
+     * owner's slot generation, and as stale lockers.)
+     */
+    int BUFFER = 1;
+
+    /**
      * @param deadSlots registry slots of processes found dead this time (maybe empty); their
      *                  slots are still marked in use while this runs
      * @throws RuntimeException to fail the environment (the message is the reason)

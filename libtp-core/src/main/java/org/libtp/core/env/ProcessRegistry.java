@@ -37,6 +37,8 @@ final class ProcessRegistry {
     private final int maxRegions;
     private final int slot;
     private final List<FailCheckListener> listeners = new CopyOnWriteArrayList<>();
+    /** Kinds of this process's listeners, by listener. */
+    private final java.util.Map<FailCheckListener, Integer> kinds = new java.util.concurrent.ConcurrentHashMap<>();
     private Thread monitor;
     private volatile boolean stopped;
 
@@ -51,12 +53,28 @@ final class ProcessRegistry {
         this.slot = slot;
     }
 
-    void addListener(FailCheckListener l) {
+    void addListener(FailCheckListener l, int kind) {
         listeners.add(l);
+        kinds.put(l, kind);
+        while (true) { // the environment has seen a listener of this kind
+            int k = mem.getIntVolatile(OFF_LISTENER_KINDS);
+            if ((k | kind) == k || mem.compareAndSetInt(OFF_LISTENER_KINDS, k, k | kind)) {
+                return;
+            }
+        }
     }
 
     void removeListener(FailCheckListener l) {
         listeners.remove(l);
+        kinds.remove(l);
+    }
+
+    private int localKinds() {
+        int k = 0;
+        for (int v : kinds.values()) {
+            k |= v;
+        }
+        return k;
     }
 
     /** True unless the slot of latch owner {@code ownerId} (slot + 1) is free of its process's lock. */
@@ -105,6 +123,11 @@ final class ProcessRegistry {
     }
 
     private int failCheckLocked() {
+        // A process without a listener some process of the environment has (a tool, or a process
+        // still opening) gives back what its own listeners can, but frees no slot: what the
+        // missing listener gives back (a dead process's pins) would stay behind for good. A
+        // process that has it frees the slot.
+        boolean mayFree = (mem.getIntVolatile(OFF_LISTENER_KINDS) & ~localKinds()) == 0;
         int freed = 0;
         List<Integer> dead = new ArrayList<>();
         List<FileLock> held = new ArrayList<>();
@@ -146,7 +169,7 @@ final class ProcessRegistry {
                         throw owner.fail("failCheck could not clean up after dead processes: " + e);
                     }
                 }
-                for (int s : deadSlots) {
+                for (int s : mayFree ? deadSlots : new int[0]) {
                     long at = slotOffset(maxRegions, s);
                     long pid = mem.getLong(at + SLOT_PID);
                     mem.putIntVolatile(at + SLOT_STATE, SLOT_FREE);

@@ -371,7 +371,17 @@ public final class RegionEnvironment implements AutoCloseable {
 
     /** Registers a manager's {@link FailCheckListener} for this process. */
     public void addFailCheckListener(FailCheckListener listener) {
-        live().addListener(listener);
+        live().addListener(listener, 0);
+    }
+
+    /**
+     * Adds a listener of a kind ({@link FailCheckListener#BUFFER}) whose work no other path does:
+     * once any process of the environment has a listener of a kind, a process without one runs
+     * its own listeners for a dead process but does not free its slot (what the missing listener
+     * gives back would stay behind for good); a process that has it frees the slot.
+     */
+    public void addFailCheckListener(FailCheckListener listener, int kind) {
+        live().addListener(listener, kind);
     }
 
     public void removeFailCheckListener(FailCheckListener listener) {

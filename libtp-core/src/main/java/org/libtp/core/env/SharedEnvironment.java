@@ -854,8 +854,8 @@ final class SharedEnvironment implements SyncContext {
     }
 // ---------------------------------------------------------------- processes (ProcessRegistry)
 
-    void addListener(FailCheckListener l) {
-        processes.addListener(l);
+    void addListener(FailCheckListener l, int kind) {
+        processes.addListener(l, kind);
     }
 
     void removeListener(FailCheckListener l) {

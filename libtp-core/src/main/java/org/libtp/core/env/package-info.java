@@ -67,7 +67,11 @@
  * locks) and its slot is freed. A latch waiter detects a dead owner by itself within
  * {@code latchCheckMillis} and repairs the same way. While failCheck holds a dead slot's liveness
  * lock, that slot looks alive to this process's own checks, so failCheck repairs the latches it
- * found naming the slot without asking again.
+ * found naming the slot without asking again. A latch this process has no repair for, in an
+ * array its region declares repairable (the directory entry's repairable bits), is left to a
+ * process that has opened that manager: the slot stays until then. A process without a listener
+ * of a kind some process has had ({@code listenerKinds}: the buffer pool's, which gives back a
+ * dead process's pins) runs its own listeners but frees no slot.
  *
  * <h2>Latches guarding what</h2>
  * None in the environment region: directory and registry changes happen under the creation lock

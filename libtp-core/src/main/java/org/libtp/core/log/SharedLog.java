@@ -101,6 +101,13 @@ public final class SharedLog implements LogManager {
         Region region = env.region(spec(config));
         Memory m = region.memory();
         SharedLog log;
+        if (m.getIntVolatile(OFF_STATE) != 0) {
+            // Attaching to a running log takes no latch: a holder that died in it is repaired by
+            // the views registered below, which this one is not yet.
+            log = new SharedLog(env, storage, region, config);
+            log.registerRepairs();
+            return log;
+        }
         Latch latch = env.latch(region, OFF_LOG_LATCH, "log latch");
         latch.acquire();
         try {

@@ -4,8 +4,8 @@ import org.libtp.core.CapacityExceededException;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.OutOfSpaceException;
 import org.libtp.core.RunRecoveryException;
-import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.FailCheckListener;
+import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.env.RegionSpec;
 import org.libtp.core.log.Durability;
 import org.libtp.core.log.LogEntry;
@@ -172,6 +172,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
                     mem.putLongVolatile(e + E_LAST, Lsn.NULL);
                     mem.putLong(e + E_BEGIN, System.currentTimeMillis());
                     mem.putLong(e + E_WAITER, 0L); // no permits, no sleepers
+                    mem.putLongVolatile(e + E_CLAIM, 0L);
                     mem.putIntVolatile(e + E_STATE, RUNNING);
                     mem.getAndAddInt(OFF_ACTIVE, 1);
                     log.activeTransactions(1);
@@ -567,11 +568,15 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
                 continue;
             }
             int owner = mem.getInt(e + E_OWNER);
-            boolean gone = dead.contains(owner) || env.slotGeneration(owner) != mem.getLong(e + E_OWNER_GEN);
+            long ownerGen = mem.getLong(e + E_OWNER_GEN);
+            boolean gone = dead.contains(owner) || env.slotGeneration(owner) != ownerGen;
             if (!gone) {
                 continue;
             }
             long id = mem.getLong(e + E_ID);
+            if (!claim(e, id, owner, ownerGen, dead)) {
+                continue; // another live process is rolling it back
+            }
             // The dead transaction may have appended records after the last it published as
             // lastLsn (it publishes each after its append returns): a change it logged and then
             // died applying, which the repair of its frame latch re-applied from the log, or its
@@ -594,6 +599,38 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
             mem.getAndAddInt(OFF_ACTIVE, -1);
             log.activeTransactions(-1);
         }
+    }
+
+    /**
+     * Claims table entry {@code e} (transaction {@code id} of dead owner {@code owner}) for this
+     * process's failCheck, so that two processes never roll one transaction back twice: every
+     * process's failCheck sees a transaction whose owner's slot was freed (by a process without a
+     * transaction manager) as gone. A claim by a process that died since is taken over. After the
+     * compare-and-set the entry is checked again: a transaction that ended and was replaced by a
+     * live one in between is given back.
+     */
+    private boolean claim(long e, long id, int owner, long ownerGen, Set<Integer> dead) {
+        int me = env.processSlot();
+        long mine = ((long) (me + 1) << 40) | (env.slotGeneration(me) & ((1L << 40) - 1));
+        long cur = mem.getLongVolatile(e + E_CLAIM);
+        if (cur != 0 && cur != mine) {
+            int cs = (int) (cur >>> 40) - 1;
+            long cg = cur & ((1L << 40) - 1);
+            boolean claimerGone = dead.contains(cs) || (env.slotGeneration(cs) & ((1L << 40) - 1)) != cg
+                    || !env.isProcessAlive(cs);
+            if (!claimerGone) {
+                return false;
+            }
+        }
+        if (cur != mine && !mem.compareAndSetLong(e + E_CLAIM, cur, mine)) {
+            return false;
+        }
+        if (mem.getIntVolatile(e + E_STATE) == FREE || mem.getLong(e + E_ID) != id || mem.getInt(e + E_OWNER) != owner
+                || mem.getLong(e + E_OWNER_GEN) != ownerGen) {
+            mem.compareAndSetLong(e + E_CLAIM, mine, 0L);
+            return false;
+        }
+        return true;
     }
 
     /**

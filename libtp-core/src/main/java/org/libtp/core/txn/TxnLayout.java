@@ -40,6 +40,8 @@ import org.libtp.core.region.Fingerprint;
  *                 40  8 begin time, ms since the epoch
  *                 48  8 waiter semaphore (SemaphoreLayout): where this transaction
  *                       sleeps when it waits for a lock (process manager, paper 3.2.4)
+ *                 56  8 claim     0, or the process rolling it back after its owner died:
+ *                       (process slot + 1) &lt;&lt; 40 | slot generation (40 bits), set by CAS
  * </pre>
  *
  * The region fingerprint covers every constant here ({@link Fingerprint#ofConstants}): a process
@@ -62,8 +64,9 @@ final class TxnLayout {
     static final long OFF_BACKUP_OWNER = 464;
     static final long OFF_BACKUP_OWNER_GEN = 472;
     static final long OFF_TABLE = 1024;
-    // 3: lastCheckpointFrom; 4: the hot backup's pin; 5: the fingerprint covers every offset
-    static final int LAYOUT_VERSION = 5;
+    // 3: lastCheckpointFrom; 4: the hot backup's pin; 5: the fingerprint covers every offset;
+    // 6: the claim of a dead owner's transaction
+    static final int LAYOUT_VERSION = 6;
     static final int ENTRY = 64;
     static final int E_STATE = 0;
     static final int E_OWNER = 4;
@@ -73,6 +76,7 @@ final class TxnLayout {
     static final int E_LAST = 32;
     static final int E_BEGIN = 40;
     static final int E_WAITER = 48;
+    static final int E_CLAIM = 56;
     static final int FREE = 0;
     static final int RUNNING = 1;
     static final int COMMITTING = 2;

@@ -66,7 +66,12 @@
  *       ({@link org.libtp.core.txn.SharedTxnManager#beginBackup}, {@code endBackup}); its copy
  *       protocol is described in {@code org.libtp.core.tp}.</li>
  *   <li><b>Dead processes</b>: a failCheck listener rolls back (or, if its commit record is in the
- *       log, finishes) every transaction whose owner slot is dead or reused.</li>
+ *       log, finishes) every transaction whose owner slot is dead or reused. It first claims the
+ *       entry (a compare-and-set of its claim word to this process's slot and generation; a dead
+ *       claimer's claim is taken over), since every process's failCheck sees a transaction whose
+ *       owner's slot was freed elsewhere; then it reads the log on from the entry's last LSN for
+ *       records the owner appended but did not publish (a change, which a repaired frame holds,
+ *       or its commit record) and undoes from the newest.</li>
  * </ul>
  *
  * <h2>Latches</h2>

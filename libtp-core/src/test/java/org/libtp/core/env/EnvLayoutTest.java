@@ -25,6 +25,7 @@ class EnvLayoutTest {
         assertEquals(5120, EnvLayout.OFF_DIRECTORY);
         assertEquals(128, EnvLayout.DIR_ENTRY_SIZE);
         assertEquals(76, EnvLayout.DIR_REPAIRABLE);
+        assertEquals(788, EnvLayout.OFF_LISTENER_KINDS);
         assertEquals(EnvLayout.DIR_ENTRY_SIZE,
                 EnvLayout.DIR_LATCH_ARRAYS + EnvLayout.DIR_MAX_LATCH_ARRAYS * EnvLayout.DIR_LATCH_ARRAY_SIZE);
         assertEquals(56, EnvLayout.DIR_NAME + EnvLayout.DIR_NAME_CAPACITY);

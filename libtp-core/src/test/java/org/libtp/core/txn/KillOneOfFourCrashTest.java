@@ -123,9 +123,12 @@ class KillOneOfFourCrashTest {
     }
 
     private static String deathReason(ChildJvm c) {
-        Matcher m = Pattern.compile("died holding latch '([^']*)'").matcher(c.outputText());
+        // The reason the environment failed (not the log lines of latches repaired in place).
+        Matcher m = Pattern.compile("has failed: [^\\n]*? died holding latch (?:'([^']*)'|#\\d+ at offset (\\d+) of region (\\S+))")
+                .matcher(c.outputText());
         if (m.find()) {
-            return m.group(1).replaceAll(" \\d+$", "");
+            return m.group(1) != null ? m.group(1).replaceAll(" \\d+$", "")
+                    : "latch at offset " + m.group(2) + " of region " + m.group(3).replaceAll("\\.$", "");
         }
         return null;
     }

@@ -62,7 +62,7 @@ class TxnTest {
         assertEquals(456, TxnLayout.OFF_BACKUP_FROM);
         assertEquals(464, TxnLayout.OFF_BACKUP_OWNER);
         assertEquals(472, TxnLayout.OFF_BACKUP_OWNER_GEN);
-        assertEquals(5, TxnLayout.LAYOUT_VERSION);
+        assertEquals(6, TxnLayout.LAYOUT_VERSION);
         assertEquals(1024, TxnLayout.OFF_TABLE);
         assertEquals(64, TxnLayout.ENTRY);
         assertEquals(0, TxnLayout.E_STATE);
@@ -73,6 +73,7 @@ class TxnTest {
         assertEquals(32, TxnLayout.E_LAST);
         assertEquals(40, TxnLayout.E_BEGIN);
         assertEquals(48, TxnLayout.E_WAITER);
+        assertEquals(56, TxnLayout.E_CLAIM);
         assertEquals(1024 + 64 * 256, SharedTxnManager.spec(TxnConfig.defaults()).size());
     }
 
