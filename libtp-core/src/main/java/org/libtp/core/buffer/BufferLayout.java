@@ -141,7 +141,7 @@ final class BufferLayout {
         RegionSpec spec(boolean logged) {
             return new RegionSpec("buffer", size, LAYOUT_VERSION, FINGERPRINT,
                     new LatchArray(OFF_REGISTRY_LATCH, 64, 1),
-                    new LatchArray(offPart, PART_STRIDE, partitions),
+                    new LatchArray(offPart, PART_STRIDE, partitions, true),
                     new LatchArray(offFrame + FR_LATCH, FRAME, frames, logged));
         }
 

@@ -135,7 +135,7 @@ final class FrameTable {
         return partLatches[bucket & (lay.partitions() - 1)];
     }
 
-    private long bucketAt(int bucket) {
+    long bucketAt(int bucket) {
         return lay.offBucket() + 4L * bucket;
     }
 
@@ -154,6 +154,47 @@ final class FrameTable {
             }
         }
         return -1;
+    }
+
+    Latch[] partitionLatches() {
+        return partLatches;
+    }
+
+    /**
+     * The repair of partition latch {@code p} after its holder died: the hash chains of its
+     * buckets are linked again from the frames in use (state not free) whose page hashes there.
+     * Whatever the holder did under the latch leaves the frames' identities and states whole (a
+     * frame claimed for a page is named before it is marked loading and linked; an evicted one is
+     * unlinked before it is marked free), so the chains are exactly the frames in use; a frame the
+     * holder had unlinked and not yet freed is linked again, still valid. Two frames in use for
+     * one page cannot be told apart: the environment fails.
+     */
+    String rebuildPartition(int p) {
+        int parts = lay.partitions();
+        for (int b = p; b < lay.buckets(); b += parts) {
+            mem.putInt(bucketAt(b), 0);
+        }
+        java.util.Map<Long, Integer> seen = new java.util.HashMap<>();
+        int linked = 0;
+        for (int f = 0; f < frames; f++) {
+            long m = meta(f);
+            if (mem.getIntVolatile(m + FR_STATE) == FREE) {
+                continue;
+            }
+            int fileId = mem.getInt(m + FR_FILE);
+            long pageNo = mem.getLong(m + FR_PAGE);
+            int b = bucket(fileId, pageNo);
+            if ((b & (parts - 1)) != p) {
+                continue;
+            }
+            Integer other = seen.put(pageNo * 31 + fileId * 0x9E3779B97F4A7C15L, f);
+            if (other != null && mem.getInt(meta(other) + FR_FILE) == fileId && mem.getLong(meta(other) + FR_PAGE) == pageNo) {
+                return "frames " + other + " and " + f + " both hold page " + pageNo + " of file " + fileId;
+            }
+            link(b, f);
+            linked++;
+        }
+        return null;
     }
 
     void link(int bucket, int f) {

@@ -75,6 +75,13 @@ public final class SharedBufferPool implements BufferManager {
         this.registryLatch = env.latch(region, OFF_REGISTRY_LATCH, "buffer file registry latch");
         this.table = new DataFileTable(env, storage, log, lay, mem, registryLatch, this::checkOpen);
         this.ft = new FrameTable(env, region, lay);
+        env.repairLatches(region, ft.partitionLatches(), (p, dead) -> {
+            String why = ft.rebuildPartition(p);
+            if (why == null) {
+                LOG.warn("buffer hash partition {} relinked after the death of {}", p, dead);
+            }
+            return why;
+        });
         this.frameViews = new java.nio.ByteBuffer[frames];
         for (int i = 0; i < frames; i++) {
             frameViews[i] = mem.slice(pageBase(i), pageSize); // built up front: safely published
@@ -251,6 +258,14 @@ public final class SharedBufferPool implements BufferManager {
     }
 
     /** The shared region's memory (tests set a frame's sequence through it). */
+    Layout layout() {
+        return lay;
+    }
+
+    FrameTable frameTable() {
+        return ft;
+    }
+
     Memory regionMemory() {
         return mem;
     }
@@ -900,6 +915,7 @@ public final class SharedBufferPool implements BufferManager {
         }
         closed = true;
         rebuildPagesWith(null);
+        env.forgetRepairs(region, ft.partitionLatches());
         env.removeFailCheckListener(listener);
         table.closeFiles();
     }

@@ -104,8 +104,14 @@
  *       steps of an unpin leaves the frame pinned until the regions are rebuilt (never one pin
  *       short). A process that once had more pinned frames than its table holds fails the
  *       environment when it dies, as Berkeley DB's {@code failchk} does for every pin.</li>
- *   <li><b>Partition latch</b> (hash chains, pin taking) and <b>registry latch</b>: not repaired;
- *       the environment fails.</li>
+ *   <li><b>Partition latch</b> (hash chains, pin taking): repaired in place, with or without a
+ *       log: the chains of its buckets are linked again from the frames in use whose pages hash
+ *       there ({@code FrameTable.rebuildPartition}); a frame's identity and state are whole at
+ *       every step under the latch (a claimed frame is named before it is marked loading and
+ *       linked; an evicted one is unlinked before it is marked free, and if the evictor died in
+ *       between it is linked again, still valid). A pin the dead holder had counted and not yet
+ *       recorded stays (the frame is never evicted until the regions are rebuilt).</li>
+ *   <li><b>Registry latch</b>: not repaired; the environment fails.</li>
  * </ul>
  * A process that dies between operations (no pins, no latches) leaves nothing behind: its dirty
  * pages are in the shared pool, written by others.

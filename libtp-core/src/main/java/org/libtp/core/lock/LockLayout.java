@@ -60,19 +60,39 @@ import org.libtp.core.region.LatchArray;
  *                           16  4 next     bucket chain, or free list link (index + 1)
  *                           20  4 head     request queue: granted holders first, then
  *                           24  4 tail     waiters in arrival order (index + 1)
+ *                           28  4 part     partition that allocated it; -1 = free
  *   offRequests 64*maxLocks   lock requests:
  *                            0  4 object   (index + 1; 0 once refused by the detector)
  *                            4  4 locker   transaction slot
  *                            8  4 mode     LockMode ordinal (granted, or wanted while waiting)
- *                           12  4 status   0 free / 1 granted / 2 waiting / 3 refused
+ *                           12  4 status   0 free / 1 granted / 2 waiting / 3 refused;
+ *                                          written last when a request is made, first when freed
  *                           16  4 refs     reference count
  *                           20  4 pending  conversion waiting for: mode ordinal + 1, 0 = none
  *                           24  4 qNext    object queue links (index + 1)
  *                           28  4 qPrev
  *                           32  4 lNext    locker chain links (index + 1); lNext is also
  *                           36  4 lPrev    the free list link
- *                           40  4 part     partition of its object
+ *                           40  4 part     partition that allocated it; -1 = free
  * </pre>
+ *
+ * <h2>Death of a latch holder</h2>
+ * <ul>
+ *   <li><b>Partition latch</b>: repaired in place ({@code LockPartitionRepair}). Every request
+ *       and object names the partition that allocated it ({@code part}, written under that
+ *       partition's latch right after the entry leaves a free list or cache, reset to -1 before
+ *       it goes back), and a request's {@code status} is written last when it is made and set
+ *       to free first when it goes. So the partition's live requests are exactly those naming it
+ *       with a status other than free, whatever the dead holder was doing: its objects, buckets,
+ *       queues (granted first, then waiters, in their old order where the links still say it),
+ *       counts and caches are rebuilt from them, entries allocated but not yet used are freed,
+ *       and the lockers of its requests are marked {@code suspect}, so their chains (which
+ *       cross partitions) are rebuilt from the requests naming them when they are released.
+ *       An entry the holder had popped from a free stack but not yet named is lost (one request
+ *       or object at most per death).</li>
+ *   <li><b>Init latch</b>: not repaired: it is held only while the first process creates the
+ *       tables; its holder's death fails the environment (run recovery).</li>
+ * </ul>
  *
  *
  * Adjacent 4-byte fields that change together (object and locker, mode and status, refs and
@@ -82,8 +102,11 @@ import org.libtp.core.region.LatchArray;
  * most of the cost.
  */
 final class LockLayout {
-    /** 2: intention modes, escalations; 3: the regions carry the layout fingerprint. */
-    static final int LAYOUT_VERSION = 3;
+    /**
+     * 2: intention modes, escalations; 3: the regions carry the layout fingerprint; 4: objects
+     * and free requests say their partition, lockers a suspect flag (partition latch repair).
+     */
+    static final int LAYOUT_VERSION = 4;
 
 
     // ---- region "lock"
@@ -124,6 +147,7 @@ final class LockLayout {
     static final int L_CHAIN = 8;
     static final int L_WAITING = 12;
     static final int L_VICTIM = 16;
+    static final int L_SUSPECT = 20;
     static final int OBJ = 64;
     static final int O_PAGE = 0;
     static final int O_FILE = 8;
@@ -131,6 +155,7 @@ final class LockLayout {
     static final int O_NEXT = 16;
     static final int O_HEAD = 20;
     static final int O_TAIL = 24;
+    static final int O_PART = 28;
     static final int REQ = 64;
     static final int R_OBJ = 0;
     static final int R_LOCKER = 4;
@@ -144,6 +169,8 @@ final class LockLayout {
     static final int R_LPREV = 36;
     static final int R_PART = 40;
 
+    /** The {@code part} of a free request or object. */
+    static final int NO_PART = -1;
     static final int ST_FREE = 0;
     static final int ST_GRANTED = 1;
     static final int ST_WAITING = 2;
@@ -175,7 +202,7 @@ final class LockLayout {
 
         RegionSpec spec() {
             return new RegionSpec("lock.tables", size, LAYOUT_VERSION, FINGERPRINT,
-                    new LatchArray(OFF_PART + P_LATCH, PART, partitions));
+                    new LatchArray(OFF_PART + P_LATCH, PART, partitions, true));
         }
     }
 

@@ -119,13 +119,16 @@ final class LockTable {
             if ((int) caches != 0 && (int) (caches >>> 32) != 0) {
                 r = (int) caches - 1;
                 o = (int) (caches >>> 32) - 1;
+                // Named before the caches forget them: a death in between leaves them to the repair.
+                mem.putInt(req(r) + R_PART, p);
+                mem.putInt(obj(o) + O_PART, p);
                 mem.putLong(pb + P_CACHES, 0);
             } else {
-                o = allocObject(pb);
+                o = allocObject(pb, p);
                 if (o < 0) {
                     return FULL_OBJECTS;
                 }
-                r = allocRequest(pb);
+                r = allocRequest(pb, p);
                 if (r < 0) {
                     freeObject(pb, o);
                     return FULL_LOCKS;
@@ -138,8 +141,8 @@ final class LockTable {
             mem.putInt(oa + O_TAIL, r + 1);
             mem.putInt(bucket, o + 1);
             mem.putLong(pb + P_COUNTS, mem.getLong(pb + P_COUNTS) + ONE_OBJECT + ONE_LOCK);
-            newRequest(r, o, me, want, ST_GRANTED, p);
             mem.putLong(req(r) + R_QNEXT, 0); // alone in the queue
+            newRequest(r, o, me, want, ST_GRANTED);
             chainPush(lk, r);
             return GRANTED;
         }
@@ -177,11 +180,11 @@ final class LockTable {
         if (!grant && (flags & LockManager.NOWAIT) != 0) {
             return NOT_GRANTED;
         }
-        r = allocRequest(pb);
+        r = allocRequest(pb, p);
         if (r < 0) {
             return FULL_LOCKS;
         }
-        newRequest(r, o, me, want, grant ? ST_GRANTED : ST_WAITING, p);
+        newRequest(r, o, me, want, grant ? ST_GRANTED : ST_WAITING);
         enqueue(pb, oa, r);
         chainPush(lk, r);
         if (grant) {
@@ -302,12 +305,15 @@ final class LockTable {
         return ((long) high << 32) | (low & 0xFFFF_FFFFL);
     }
 
-    void newRequest(int r, int o, int locker, int mode, int status, int p) {
+    /**
+     * Fills a request allocated by {@link #allocRequest} (which named its partition). The status
+     * goes last: a request whose status is not free is whole (the partition repair relies on it).
+     */
+    void newRequest(int r, int o, int locker, int mode, int status) {
         long ra = req(r);
         mem.putLong(ra + R_OBJ, pair(o + 1, locker));
-        mem.putLong(ra + R_MODE, pair(mode, status));
         mem.putLong(ra + R_REFS, pair(1, 0)); // refs, pending
-        mem.putInt(ra + R_PART, p);
+        mem.putLong(ra + R_MODE, pair(mode, status)); // plain stores are seen in program order (x86-TSO, one C2 memory slice)
     }
 
     /** Appends to the object's queue (a holder is appended only when nobody waits). */
@@ -402,36 +408,63 @@ final class LockTable {
         freeObject(pb, o);
     }
 
-    int allocRequest(long pb) {
+    /**
+     * A free request for partition {@code p} (under its latch), named after it at once: from the
+     * partition's cache (named before the cache forgets it) or the shared stack.
+     */
+    int allocRequest(long pb, int p) {
         int c = mem.getInt(pb + P_REQ_CACHE);
         if (c != 0) {
+            mem.putInt(req(c - 1) + R_PART, p);
             mem.putInt(pb + P_REQ_CACHE, 0);
             return c - 1;
         }
-        return pop(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT);
+        int r = pop(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT);
+        if (r >= 0) {
+            mem.putInt(req(r) + R_PART, p);
+        }
+        return r;
     }
 
+    /**
+     * Frees request {@code r} (under its partition's latch): its status first, then into the
+     * cache before its partition is forgotten (a death in between leaves it named by the
+     * partition and the cache: the repair sorts that out); to the shared stack only unnamed.
+     */
     void freeRequest(long pb, int r) {
+        long ra = req(r);
+        mem.putLong(ra + R_MODE, pair(0, ST_FREE));
         if (mem.getInt(pb + P_REQ_CACHE) == 0) {
             mem.putInt(pb + P_REQ_CACHE, r + 1);
+            mem.putInt(ra + R_PART, NO_PART);
         } else {
+            mem.putInt(ra + R_PART, NO_PART);
             push(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT, r);
         }
     }
 
-    int allocObject(long pb) {
+    /** A free object for partition {@code p}, named after it at once (as {@link #allocRequest}). */
+    int allocObject(long pb, int p) {
         int c = mem.getInt(pb + P_OBJ_CACHE);
         if (c != 0) {
+            mem.putInt(obj(c - 1) + O_PART, p);
             mem.putInt(pb + P_OBJ_CACHE, 0);
             return c - 1;
         }
-        return pop(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT);
+        int o = pop(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT);
+        if (o >= 0) {
+            mem.putInt(obj(o) + O_PART, p);
+        }
+        return o;
     }
 
     void freeObject(long pb, int o) {
+        long oa = obj(o);
         if (mem.getInt(pb + P_OBJ_CACHE) == 0) {
             mem.putInt(pb + P_OBJ_CACHE, o + 1);
+            mem.putInt(oa + O_PART, NO_PART);
         } else {
+            mem.putInt(oa + O_PART, NO_PART);
             push(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT, o);
         }
     }
@@ -472,13 +505,13 @@ final class LockTable {
             latch.acquire();
             try {
                 long caches = mem.getLong(pb + P_CACHES);
+                mem.putLong(pb + P_CACHES, 0); // forgotten before pushed: never in a cache and a stack at once
                 if ((int) caches != 0) {
                     push(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT, (int) caches - 1);
                 }
                 if ((int) (caches >>> 32) != 0) {
                     push(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT, (int) (caches >>> 32) - 1);
                 }
-                mem.putLong(pb + P_CACHES, 0);
             } finally {
                 latch.release();
             }

@@ -27,9 +27,11 @@ final class LockerRelease {
     private final Latch[] partLatches;
     private final int maxLockers;
     private final long claimWord;
+    private final LockPartitionRepair repair;
 
-    LockerRelease(LockTable t) {
+    LockerRelease(LockTable t, LockPartitionRepair repair) {
         this.t = t;
+        this.repair = repair;
         this.env = t.env;
         this.mem = t.mem;
         this.partLatches = t.partLatches;
@@ -112,6 +114,7 @@ final class LockerRelease {
         mem.putIntVolatile(lk + L_CHAIN, 0);
         mem.putIntVolatile(lk + L_WAITING, 0);
         mem.putIntVolatile(lk + L_VICTIM, 0);
+        mem.putIntVolatile(lk + L_SUSPECT, 0);
     }
 
     /** True unless the process that claimed a locker (claim word {@code w}) is gone. */
@@ -120,13 +123,34 @@ final class LockerRelease {
         return (env.slotGeneration(slot) & GEN_MASK_40) == (w & GEN_MASK_40);
     }
 
-    /** Releases every request of a claimed locker's chain, each under its partition's latch. */
+    /**
+     * Releases every request of a claimed locker's chain, each under its partition's latch. A
+     * chain a partition repair marked suspect, or one that turns out not to hold together (a
+     * request naming another locker, no partition, or free: a holder of a partition latch died
+     * changing it), is first made again from the requests that name the locker.
+     */
     void releaseChain(int slot) {
         long lk = t.locker(slot);
+        if (mem.getIntVolatile(lk + L_SUSPECT) != 0) {
+            int n = repair.rebuildChain(slot);
+            LOG.info("transaction slot {}: lock chain rebuilt after a partition repair ({} requests)", slot, n);
+        }
         int c;
+        int rebuilt = 0;
         while ((c = mem.getIntVolatile(lk + L_CHAIN)) != 0) {
             int r = c - 1;
-            int p = mem.getIntVolatile(t.req(r) + R_PART);
+            int p = c > t.lay.maxLocks() ? NO_PART : mem.getIntVolatile(t.req(r) + R_PART);
+            if (p < 0 || p >= partLatches.length || (int) (mem.getLong(t.req(r) + R_OBJ) >>> 32) != slot
+                    || (int) (mem.getLong(t.req(r) + R_MODE) >>> 32) == ST_FREE) {
+                if (rebuilt++ > 0) {
+                    throw new IllegalStateException("transaction slot " + slot + ": lock chain request " + r
+                            + " does not belong to it even after the chain was rebuilt (lock table damaged)");
+                }
+                int n = repair.rebuildChain(slot);
+                LOG.warn("transaction slot {}: lock chain broken at request {}; rebuilt from the table ({} requests)",
+                        slot, r, n);
+                continue;
+            }
             int posts;
             Latch latch = partLatches[p];
             latch.acquire();

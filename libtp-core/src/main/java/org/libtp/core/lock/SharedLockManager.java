@@ -46,6 +46,8 @@ public final class SharedLockManager implements LockManager {
     private final LockConfig config;
     private final LockTable t;
     private final LockerRelease release;
+    private final LockPartitionRepair partitionRepair;
+    private final Region tables;
     private final WaitsForGraph graph;
     private final DetectorRole role;
     private final LockTableReader reader;
@@ -73,7 +75,9 @@ public final class SharedLockManager implements LockManager {
         this.t = new LockTable(lockers, ctl, tables, lay);
         this.env = t.env;
         this.config = config;
-        this.release = new LockerRelease(t);
+        this.partitionRepair = new LockPartitionRepair(t);
+        this.release = new LockerRelease(t, partitionRepair);
+        this.tables = tables;
         this.graph = new WaitsForGraph(t, config);
         this.role = new DetectorRole(t, graph, release, config);
         this.reader = new LockTableReader(t, graph);
@@ -126,6 +130,7 @@ public final class SharedLockManager implements LockManager {
             init.release();
         }
         SharedLockManager lm = new SharedLockManager(txn, config, ctl, tables, lay);
+        env.repairLatches(tables, lm.partLatches, lm.partitionRepair::repair);
         txn.addLockerEndListener(lm.endListener);
         env.addFailCheckListener(lm.failCheckListener);
         lm.role.start();
@@ -149,9 +154,11 @@ public final class SharedLockManager implements LockManager {
         ctl.putInt(OFF_BUCKETS_PER_PART, lay.bucketsPerPartition());
         for (int i = 0; i < lay.maxLocks(); i++) {
             mem.putInt(lay.offRequests() + (long) REQ * i + R_LNEXT, i + 1 < lay.maxLocks() ? i + 2 : 0);
+            mem.putInt(lay.offRequests() + (long) REQ * i + R_PART, NO_PART);
         }
         for (int i = 0; i < lay.maxObjects(); i++) {
             mem.putInt(lay.offObjects() + (long) OBJ * i + O_NEXT, i + 1 < lay.maxObjects() ? i + 2 : 0);
+            mem.putInt(lay.offObjects() + (long) OBJ * i + O_PART, NO_PART);
         }
         ctl.putLongVolatile(OFF_REQ_FREE, 1);
         ctl.putLongVolatile(OFF_OBJ_FREE, 1);
@@ -765,6 +772,11 @@ public final class SharedLockManager implements LockManager {
         return role.detectorProcessSlot();
     }
 
+    /** The table, for tests of its repair. */
+    LockTable table() {
+        return t;
+    }
+
     /** The configuration this process opened with. */
     public LockConfig config() {
         return config;
@@ -780,6 +792,7 @@ public final class SharedLockManager implements LockManager {
             return;
         }
         t.closed = true;
+        env.forgetRepairs(tables, partLatches);
         role.stop();
         env.removeFailCheckListener(failCheckListener);
         role.giveUp();

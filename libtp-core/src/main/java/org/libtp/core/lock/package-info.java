@@ -26,6 +26,8 @@
  *       victims on the graph; {@code DetectorRole}: the periodic detector thread and its role
  *       word.</li>
  *   <li>{@code LockTableReader}: {@code stats()} and {@code snapshot()}.</li>
+ *   <li>{@code LockPartitionRepair}: a partition rebuilt after its latch holder died, and a
+ *       locker's chain rebuilt from the requests naming it.</li>
  * </ul>
  *
  * <h2>Structures and invariants</h2>
@@ -46,8 +48,9 @@
  *       and one object per partition, used under the partition latch, so an uncontended lock +
  *       unlock of an object does no free-list CAS. "Table full" is reported only after the
  *       caches were drained back to the stacks and the request retried once. Pops and pushes
- *       happen under a partition latch, so a process dying in the middle fails the environment
- *       rather than leaking an entry.</li>
+ *       happen under a partition latch, and every entry names the partition that took it (-1 when
+ *       free), so a process dying in the middle leaves the entry to that partition's repair
+ *       (below); only an entry popped and not yet named is lost.</li>
  *   <li><b>Counts</b> (locks and objects in use, requests, waits) are per partition, in the
  *       partition latch's cache line, written under it; {@code stats()} adds them up.</li>
  * </ul>
@@ -61,8 +64,10 @@
  *       accessed as one long).</li>
  *   <li>A <b>locker entry</b> is written only by its transaction's thread (or by the process
  *       that claimed it to release it, below), and only under the latch of the partition of the
- *       request involved, so a death in the middle fails the environment (the latch rule) instead
- *       of leaving a broken chain; the detector reads it under every latch.</li>
+ *       request involved; a death in the middle may leave the chain half-linked, so the partition
+ *       repair marks the locker suspect and its release makes the chain again from the requests
+ *       that name the locker (a release also does so when a link does not hold together). The
+ *       detector reads it under every latch.</li>
  *   <li>The <b>init latch</b> (region {@code lock}) guards creating the tables. A detection pass
  *       takes every partition latch in index order; nothing else holds two at once, so there is
  *       no latch deadlock.</li>
@@ -123,7 +128,13 @@
  * </ul>
  *
  * <h2>Dead processes</h2>
- * A process that dies holding a partition latch fails the environment. One that dies holding
+ * A process that dies holding a partition latch: the next thread to want the latch (or
+ * failCheck) takes it over and {@code LockPartitionRepair} rebuilds the partition from the
+ * requests that name it (their status is written last when made, first when freed): objects,
+ * buckets, queues, counts, caches; entries taken and not yet used go back; what the rebuilt
+ * queues allow is granted; the requests' lockers are marked suspect. The others go on; the
+ * dead process's transactions are rolled back and their locks released as below. A process
+ * dying while it creates the tables (the init latch) still fails the environment. One that dies holding
  * only locks: the transaction manager's failCheck listener (in any surviving process) rolls its
  * transactions back and then calls the end listeners, and this manager's releases their locks,
  * granting the waiters (locks are held until the undo is done, so nobody sees the dead

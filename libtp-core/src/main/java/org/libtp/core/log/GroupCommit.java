@@ -171,4 +171,9 @@ final class GroupCommit {
     void activeTransactions(int delta) {
         mem.getAndAddInt(OFF_ACTIVE_TXNS, delta);
     }
+
+    /** The hint counted again ({@code n}); begins and ends racing with it leave it off by one at most, for a while. */
+    void resetActiveTransactions(int n) {
+        mem.putIntVolatile(OFF_ACTIVE_TXNS, n);
+    }
 }

@@ -236,6 +236,11 @@ public final class SharedLog implements LogManager {
         commit.activeTransactions(delta);
     }
 
+    /** Sets the group commit hint to {@code n} active transactions (counted again after a process died in begin). */
+    public void resetActiveTransactions(int n) {
+        commit.resetActiveTransactions(n);
+    }
+
     // ------------------------------------------------------------------ read / scan
 
     @Override

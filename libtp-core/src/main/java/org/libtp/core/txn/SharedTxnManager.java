@@ -48,6 +48,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
     private final Memory mem;
     private final Region region;
     private final Latch txnLatch;
+    private final Latch[] txnViews;
     private final Latch ckpLatch;
     private final Latch[] ckpViews;
     private final int max;
@@ -74,6 +75,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         this.txnLatch = env.latch(region, OFF_TXN_LATCH, "transaction table latch");
         this.ckpLatch = env.latch(region, OFF_CKP_LATCH, "checkpoint latch");
         this.ckpViews = new Latch[] {ckpLatch};
+        this.txnViews = new Latch[] {txnLatch};
         this.max = config.maxTransactions();
         this.managerList = List.copyOf(rms);
         this.retention = new LogRetention(env, log, mem, ckpLatch, max);
@@ -89,7 +91,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
 
     static RegionSpec spec(TxnConfig config) {
         return new RegionSpec("txn", OFF_TABLE + (long) ENTRY * config.maxTransactions(), LAYOUT_VERSION, FINGERPRINT,
-                new LatchArray(OFF_TXN_LATCH, 64, 1), new LatchArray(OFF_CKP_LATCH, 64, 1, true));
+                new LatchArray(OFF_TXN_LATCH, 64, 1, true), new LatchArray(OFF_CKP_LATCH, 64, 1, true));
     }
 
     /**
@@ -135,6 +137,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         // it: each word it publishes is valid for the checkpoint before or for its own (written
         // and forced first), log files are removed one by one, a dead backup's pin is ignored.
         env.repairLatches(region, tm.ckpViews, (k, dead) -> null);
+        env.repairLatches(region, tm.txnViews, (k, dead) -> tm.repairTxnLatch(dead));
         env.addFailCheckListener(tm.listener);
         return tm;
     }
@@ -174,7 +177,6 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
                     mem.putLong(e + E_WAITER, 0L); // no permits, no sleepers
                     mem.putLongVolatile(e + E_CLAIM, 0L);
                     mem.putIntVolatile(e + E_STATE, RUNNING);
-                    mem.getAndAddInt(OFF_ACTIVE, 1);
                     log.activeTransactions(1);
                     begun.increment();
                     return new Txn(this, i, id, durability);
@@ -344,7 +346,6 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         (t.finishedCommitted ? committed : aborted).increment();
         long e = entry(t.slot);
         mem.putIntVolatile(e + E_STATE, FREE);
-        mem.getAndAddInt(OFF_ACTIVE, -1);
         log.activeTransactions(-1);
     }
 
@@ -521,9 +522,37 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         return out;
     }
 
+    /** The region's memory, for tests of the latch repair. */
+    Memory regionMemory() {
+        return mem;
+    }
+
+    /** Entries of the table in use (counted, not kept: a count a dead process could leave wrong). */
     @Override
     public int activeCount() {
-        return mem.getIntVolatile(OFF_ACTIVE);
+        int n = 0;
+        for (int i = 0; i < max; i++) {
+            if (mem.getIntVolatile(entry(i) + E_STATE) != FREE) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The transaction latch's repair: what it guards is made consistent at every step. A dead
+     * {@code begin} left its entry free (a half-filled free entry is overwritten by the next) or
+     * running under the dead owner's name, which failCheck rolls back like any of its
+     * transactions; the next id may have been taken without a transaction (ids need only grow).
+     * Only the group-commit hint (transactions active) may have missed its increment: it is
+     * counted again. A death during recovery (the state still 0) cannot be repaired here.
+     */
+    String repairTxnLatch(String deadOwner) {
+        if (mem.getIntVolatile(OFF_STATE) == 0) {
+            return "the process running recovery died; every process must close and reopen the environment";
+        }
+        log.resetActiveTransactions(activeCount());
+        return null;
     }
 
     /**
@@ -596,7 +625,6 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
                 l.ended(i, id, committed); // its locks go only now, after its undo
             }
             mem.putIntVolatile(e + E_STATE, FREE);
-            mem.getAndAddInt(OFF_ACTIVE, -1);
             log.activeTransactions(-1);
         }
     }
@@ -684,6 +712,7 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         }
         env.removeFailCheckListener(listener);
         env.forgetRepairs(region, ckpViews);
+        env.forgetRepairs(region, txnViews);
         checkpointer.close();
     }
 

@@ -9,14 +9,17 @@ import org.libtp.core.region.Fingerprint;
  * <pre>
  *  offset  size  field
  *  ------  ----  -------------------------------------------------------------
- *     256    64  txn latch         guards the table's free/used states and nextTxnId
+ *     256    64  txn latch         guards the table's free/used states and nextTxnId; its
+ *                                  holder's death is repaired in place: every step of begin
+ *                                  leaves the table consistent (SharedTxnManager.repairTxnLatch),
+ *                                  except recovery's (state 0), which fails the environment
  *     320    64  checkpoint latch  one checkpoint at a time
  *     384     8  nextTxnId
  *     392     8  lastCheckpointLsn  LSN of the last checkpoint record
  *     400     8  lastCheckpointRedo its redo LSN
  *     408     4  maxTransactions
  *     412     4  state             0 = recovery not yet run
- *     416     4  activeCount
+ *     416     4  reserved          (activeCount up to layout 6; now counted from the table)
  *     424     8  lastCheckpointMillis
  *     432     8  lastCheckpointBegin the end of the log when the last checkpoint began
  *     440     8  earlyReleaseEnd   the end LSN of the newest commit record whose transaction
@@ -65,8 +68,8 @@ final class TxnLayout {
     static final long OFF_BACKUP_OWNER_GEN = 472;
     static final long OFF_TABLE = 1024;
     // 3: lastCheckpointFrom; 4: the hot backup's pin; 5: the fingerprint covers every offset;
-    // 6: the claim of a dead owner's transaction
-    static final int LAYOUT_VERSION = 6;
+    // 6: the claim of a dead owner's transaction; 7: activeCount no longer kept (counted)
+    static final int LAYOUT_VERSION = 7;
     static final int ENTRY = 64;
     static final int E_STATE = 0;
     static final int E_OWNER = 4;

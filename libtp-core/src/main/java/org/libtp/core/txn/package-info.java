@@ -84,8 +84,11 @@
  * words a checkpoint publishes are each valid for the checkpoint before or for its own (whose
  * record is forced first), log files are removed one at a time (the next checkpoint removes the
  * rest), and a dead backup's pin is ignored; the latch is taken over and released. One killed
- * inside the <b>txn latch</b> (a begin, or recovery at open) still fails the environment: a begin
- * raises two shared counters beside the entry, which a repair could not tell done from not.
+ * inside the <b>txn latch</b> during a begin leaves its entry free (half-filled: the next begin
+ * overwrites it) or running under the dead owner's name (failCheck rolls it back like the owner's
+ * other transactions), and perhaps an id taken for nothing; the number of active transactions is
+ * counted from the table, not kept, and the group-commit hint is counted again by the repair.
+ * One killed in recovery at open (state still 0) fails the environment.
  *
  * <p>The last process to close takes a full checkpoint (every dirty page written), so a clean
  * reopen redoes nothing.

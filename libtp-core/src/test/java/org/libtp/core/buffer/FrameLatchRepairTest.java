@@ -118,6 +118,38 @@ class FrameLatchRepairTest {
     }
 
     @Test
+    void aHashPartitionIsRelinkedFromTheFramesInUse() {
+        try (PageFixture f = new PageFixture(dir, 16, 0)) {
+            Txn t = f.tm.begin();
+            for (int page = 0; page < 6; page++) {
+                f.add(t, page, 0, 100 + page);
+            }
+            f.tm.commit(t);
+            int[] frameOfPage = new int[6];
+            for (int page = 0; page < 6; page++) {
+                frameOfPage[page] = frameOf(f, page);
+            }
+            FrameTable ft = f.bp.frameTable();
+            Memory mem = f.bp.regionMemory();
+            int b0 = ft.bucket(f.file, 0);
+            int part = b0 & (f.bp.layout().partitions() - 1);
+            long latchWord = f.bp.layout().offPart() + (long) BufferLayout.PART_STRIDE * part + LatchLayout.WORD;
+            assertTrue(mem.compareAndSetInt(latchWord, 0, deadOwner(f.tp.env()) << 1));
+            // What a holder killed in the middle of a relink leaves: every chain of the partition cut.
+            for (int b = part; b < f.bp.layout().buckets(); b += f.bp.layout().partitions()) {
+                mem.putInt(ft.bucketAt(b), 0);
+            }
+            for (int page = 0; page < 6; page++) {
+                assertEquals(100 + page, f.get(page, 0), "page " + page);
+                assertEquals(frameOfPage[page], frameOf(f, page), "page " + page + " found in its frame, not read twice");
+            }
+            assertFalse(f.tp.env().isFailed());
+            assertEquals(1, f.tp.env().latchRepairs());
+            assertEquals(0, f.bp.stats().pinnedFrames());
+        }
+    }
+
+    @Test
     void withoutALogTheDeathFailsTheEnvironment() throws Exception {
         try (RegionEnvironment env = RegionEnvironment.open(dir, RegionEnvironmentConfig.builder().latchCheckMillis(50)
                 .failCheckMillis(0).build())) {

@@ -110,21 +110,9 @@ class LockCrashTest {
                     c.kill();
                     long t0 = System.nanoTime();
                     for (Future<Long> b : blocked) {
-                        long seen;
-                        try {
-                            seen = b.get(10, TimeUnit.SECONDS);
-                        } catch (java.util.concurrent.ExecutionException e) {
-                            // The child's deadlock detector (every 100 ms in this variant) may hold the
-                            // lock table's latch at the kill: latch death fails the environment for
-                            // every process by design (RunRecoveryException) until latch death is
-                            // repaired in place. Such a round shows nothing about lock release.
-                            if (e.getCause() instanceof org.libtp.core.RunRecoveryException r
-                                    && r.getMessage().contains("died holding latch")) {
-                                org.junit.jupiter.api.Assumptions.abort("round " + round + " (seed " + seed + "): the "
-                                        + "killed child held a latch: " + r.getMessage());
-                            }
-                            throw e;
-                        }
+                        // The child's deadlock detector (every 100 ms in this variant) may hold
+                        // partition latches at the kill: they are repaired in place, so this goes on.
+                        long seen = b.get(10, TimeUnit.SECONDS);
                         assertEquals(0, seen, "the dead transaction's update was rolled back before its locks went");
                     }
                     long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);

@@ -31,7 +31,7 @@ class LockLayoutTest {
         assertEquals(584, OFF_TIMEOUTS);
         assertEquals(592, OFF_ESCALATIONS);
         assertTrue(OFF_ESCALATIONS + 8 <= CTL_SIZE);
-        assertEquals(3, LAYOUT_VERSION);
+        assertEquals(4, LAYOUT_VERSION);
         // Mode ordinals are stored in the table: never renumbered.
         assertEquals(0, LockMode.READ.ordinal());
         assertEquals(1, LockMode.WRITE.ordinal());
@@ -74,6 +74,7 @@ class LockLayoutTest {
         assertEquals(8, L_CHAIN);
         assertEquals(12, L_WAITING);
         assertEquals(16, L_VICTIM);
+        assertEquals(20, L_SUSPECT);
 
         assertEquals(64, OBJ);
         assertEquals(0, O_PAGE);
@@ -82,6 +83,7 @@ class LockLayoutTest {
         assertEquals(16, O_NEXT);
         assertEquals(20, O_HEAD);
         assertEquals(24, O_TAIL);
+        assertEquals(28, O_PART);
 
         assertEquals(64, REQ);
         assertEquals(0, R_OBJ);
@@ -126,7 +128,7 @@ class LockLayoutTest {
         assertEquals(1_562_880 + 64 * 20_000, l.size());
         RegionSpec spec = l.spec();
         assertEquals("lock.tables", spec.name());
-        assertEquals(new LatchArray(OFF_PART, PART, 64), spec.latchArrays().get(0));
+        assertEquals(new LatchArray(OFF_PART, PART, 64, true), spec.latchArrays().get(0));
     }
 
     @Test
@@ -166,11 +168,13 @@ class LockLayoutTest {
         assertEquals(8, L_CHAIN);
         assertEquals(12, L_WAITING);
         assertEquals(16, L_VICTIM);
+        assertEquals(20, L_SUSPECT);
         assertEquals(64, OBJ);
         assertEquals(0, O_PAGE);
         assertEquals(8, O_FILE);
         assertEquals(16, O_NEXT);
         assertEquals(24, O_TAIL);
+        assertEquals(28, O_PART);
         assertEquals(64, REQ);
         assertEquals(0, R_OBJ);
         assertEquals(4, R_LOCKER);

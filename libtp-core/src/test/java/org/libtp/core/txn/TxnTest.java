@@ -62,7 +62,7 @@ class TxnTest {
         assertEquals(456, TxnLayout.OFF_BACKUP_FROM);
         assertEquals(464, TxnLayout.OFF_BACKUP_OWNER);
         assertEquals(472, TxnLayout.OFF_BACKUP_OWNER_GEN);
-        assertEquals(6, TxnLayout.LAYOUT_VERSION);
+        assertEquals(7, TxnLayout.LAYOUT_VERSION);
         assertEquals(1024, TxnLayout.OFF_TABLE);
         assertEquals(64, TxnLayout.ENTRY);
         assertEquals(0, TxnLayout.E_STATE);
