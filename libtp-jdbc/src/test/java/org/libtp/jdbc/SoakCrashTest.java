@@ -234,6 +234,7 @@ class SoakCrashTest {
         int backupsTaken = 0;
         int checkpoints = 0;
         int logFilesRemoved = 0;
+        EnvironmentStats.Log logAtEnd = null;
         long audits = 0;
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes());
         Connection holder = DriverManager.getConnection(url(home, 0));
@@ -315,6 +316,7 @@ class SoakCrashTest {
                     + env.activeTransactions());
             assertEquals(base.cache().pinned(), now.cache().pinned(), where + ": pinned frames " + now.cache());
             assertEquals(1, env.attachedProcesses().size(), where + ": process slots " + env.attachedProcesses());
+            logAtEnd = now.log();
             for (String name : env.databaseNames()) {
                 org.libtp.db.DatabaseType type = env.databaseType(name);
                 try (Database db = env.openDatabase(null, name, DatabaseConfig.builder()
@@ -329,9 +331,11 @@ class SoakCrashTest {
         String where = "after " + kills + " kills (seed " + seed + ")";
         int unacked = check(home, acked, failures == 0, where);
         System.out.printf("SoakCrashTest: %d min, %d kills of one of %d workers, the environment failed %d times; "
-                        + "%d checkpoints, %d log files removed, %d backups, %d audits of the exact total; acked %s all present "
-                        + "(%d committed but unacked); shared memory back at its baseline, verify clean%n", minutes(), kills,
-                WORKERS, failures, checkpoints, logFilesRemoved, backupsTaken, audits, java.util.Arrays.toString(acked), unacked);
+                        + "%d checkpoints, %d log files removed by hand (log files %d..%d at the end: the others removed once "
+                        + "archivable), %d backups, %d audits of the exact total; acked %s all present (%d committed but "
+                        + "unacked); shared memory back at its baseline, verify clean%n", minutes(), kills, WORKERS, failures,
+                checkpoints, logFilesRemoved, logAtEnd.firstFile(), logAtEnd.lastFile(), backupsTaken, audits,
+                java.util.Arrays.toString(acked), unacked);
     }
 
     static boolean atBaseline(EnvironmentStats base, EnvironmentStats now, Environment env) {
