@@ -103,6 +103,29 @@ final class ProcessRegistry {
         }
     }
 
+    /**
+     * A waiter's claim on dead owner {@code ownerId} while it repairs a latch the owner held: the
+     * owner's liveness lock, which failCheck takes too, so failCheck gives back what the dead
+     * process held only after the repair. Null if failCheck (here or elsewhere) or another
+     * repairer holds it.
+     */
+    AutoCloseable claimDeadOwner(int ownerId) {
+        int s = ownerId - 1;
+        if (s < 0 || s >= maxProcesses || s == slot || heldDead.contains(s)) {
+            return s < 0 || s >= maxProcesses ? () -> { } : null;
+        }
+        try {
+            java.nio.channels.FileLock l = lockFile.tryLockSlot(s);
+            if (l == null) {
+                return null;
+            }
+            return () -> lockFile.release(l);
+        } catch (IOException e) {
+            LOG.warn("cannot lock the liveness byte of slot {} of {}: {}", s, home, e.toString());
+            return null;
+        }
+    }
+
     /** "process PID (slot S)" for latch owner {@code ownerId}, for messages. */
     String describe(int ownerId) {
         int s = ownerId - 1;

@@ -605,6 +605,11 @@ final class SharedEnvironment implements SyncContext {
     }
 
     @Override
+    public AutoCloseable claimDeadOwner(int ownerId) {
+        return processes.claimDeadOwner(ownerId);
+    }
+
+    @Override
     public RuntimeException ownerDied(String latchName, int ownerId) {
         return fail(processes.describe(ownerId) + " died holding latch '" + latchName + "'");
     }

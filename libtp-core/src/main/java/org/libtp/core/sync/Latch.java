@@ -177,8 +177,16 @@ public final class Latch {
                 int word = memory.getIntVolatile(off);
                 int owner = LatchLayout.ownerOf(word);
                 if (owner != 0 && owner != context.ownerId() && !context.isAlive(owner)) {
-                    if (takeOverAndRepair(word, owner)) {
-                        return true; // repaired: this thread holds the latch
+                    AutoCloseable claim = context.claimDeadOwner(owner);
+                    if (claim == null) {
+                        continue; // failCheck (here or in another process) is at it: wait for it
+                    }
+                    try {
+                        if (takeOverAndRepair(word, owner)) {
+                            return true; // repaired: this thread holds the latch
+                        }
+                    } finally {
+                        closeClaim(claim);
                     }
                     lastCheck = now - interval; // another thread took it over: look again soon
                 }
@@ -220,11 +228,27 @@ public final class Latch {
         if (owner == 0 || owner == context.ownerId() || context.isAlive(owner)) {
             return false;
         }
-        if (!takeOverAndRepair(word, owner)) {
-            return false;
+        AutoCloseable claim = context.claimDeadOwner(owner);
+        if (claim == null) {
+            return false; // failCheck is at it
+        }
+        try {
+            if (!takeOverAndRepair(word, owner)) {
+                return false;
+            }
+        } finally {
+            closeClaim(claim);
         }
         release();
         return true;
+    }
+
+    private static void closeClaim(AutoCloseable claim) {
+        try {
+            claim.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not give back the claim on a dead latch owner: " + e, e);
+        }
     }
 
     /**

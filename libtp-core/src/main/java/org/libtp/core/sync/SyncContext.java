@@ -13,6 +13,17 @@ public interface SyncContext {
     /** True unless the process that holds owner id {@code ownerId} is known to be dead. */
     boolean isAlive(int ownerId);
 
+    /**
+     * Before a waiter repairs a latch of dead owner {@code ownerId}: claims the right to clean up
+     * after that owner, so that what its repair puts back (a lock the dead owner was releasing)
+     * is in place before anyone gives back what the owner held (failCheck's listeners). Null if
+     * someone else is at it (a failCheck, here or in another process, which repairs the latch
+     * itself): the waiter waits. The handle is closed after the repair.
+     */
+    default AutoCloseable claimDeadOwner(int ownerId) {
+        return () -> { };
+    }
+
     /** Throws the environment's failure exception if it has been marked failed. */
     void checkValid();
 
