@@ -35,8 +35,9 @@ public final class StressTries implements AroundPropertyHook {
     public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
         int k = factor();
         if (k > 1) {
-            context.attributes().tries().ifPresent(t -> context.attributes().setTries((int) Math.min(Integer.MAX_VALUE,
-                    (long) t * k)));
+            // an @Example has one try: it stays one
+            context.attributes().tries().filter(t -> t > 1).ifPresent(t -> context.attributes()
+                    .setTries((int) Math.min(Integer.MAX_VALUE, (long) t * k)));
         }
         return property.execute();
     }
