@@ -100,7 +100,8 @@ final class Catalog {
             return new String[] {new String(existing, StandardCharsets.UTF_8), "existing"};
         });
         String[] parts = entry[0].split("\\|");
-        if (parts.length < 3 || parts.length > 4 || !parts[0].equals("1") || !isFileName(parts[2])) {
+        if (parts.length < 3 || parts.length > 4 || !parts[0].equals("1") || !isFileName(parts[2])
+                || java.util.Arrays.stream(DatabaseType.values()).noneMatch(x -> x.name().equals(parts[1]))) {
             throw new CorruptionException("catalog entry of database " + name + " in " + env.home()
                     + " is damaged: '" + entry[0] + "'");
         }
