@@ -212,6 +212,47 @@ class PageFuzzTest {
         damagedPage(3, 1L, 0); // b.db page 3 (a leaf), seed 1, bytes changed, CRC recomputed
     }
 
+    /**
+     * Found reading DataFileHeader (the fuzz of its decoder is in libtp-core): a header page size
+     * that is no page size, checksum recomputed, went through the decoder; resetLog then sized
+     * its page buffer from it (page size -4096: NegativeArraySizeException in
+     * DataFiles.resetLsns; 0 would make its page loop endless, by reading the code).
+     */
+    @Example
+    void resetLogOfAFileWhoseHeaderHasNoPageSize() throws IOException {
+        for (int pageSize : new int[] {-4096, 0}) {
+            Path home = Files.createDirectory(root.resolve("reset" + TRY.incrementAndGet()));
+            try {
+                try (Stream<Path> s = Files.list(pristine)) {
+                    for (Path p : s.toList()) {
+                        if (!p.getFileName().toString().equals("__libtp.lock")) {
+                            Files.copy(p, home.resolve(p.getFileName()));
+                        }
+                    }
+                }
+                try (RandomAccessFile raf = new RandomAccessFile(home.resolve("b.db").toFile(), "rw")) {
+                    byte[] h = new byte[512];
+                    raf.readFully(h);
+                    ByteBuffer le = ByteBuffer.wrap(h).order(ByteOrder.LITTLE_ENDIAN);
+                    le.putInt(12, pageSize); // DataFileHeader.OFF_PAGE_SIZE
+                    CRC32C c = new CRC32C();
+                    c.update(h, 0, 508);
+                    le.putInt(508, (int) c.getValue()); // DataFileHeader.OFF_CRC
+                    raf.seek(0);
+                    raf.write(h);
+                }
+                try {
+                    assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Environment.resetLog(home));
+                    fail("resetLog took a data file header with page size " + pageSize);
+                } catch (LibTpException e) {
+                    assertTrue(e.getMessage().contains("b.db"), e.getMessage());
+                }
+            } finally {
+                delete(home);
+            }
+        }
+    }
+
     /** Writes {@code image} over page {@code pageNo} of {@code file} in a copy of the pristine environment and uses it. */
     static void check(String file, long pageNo, byte[] image, boolean stale, String what) throws IOException {
         Path home = Files.createDirectory(root.resolve("t" + TRY.incrementAndGet()));
