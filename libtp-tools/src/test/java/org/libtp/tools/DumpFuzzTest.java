@@ -183,7 +183,7 @@ class DumpFuzzTest {
     }
 
     /** The whole load, through the command line, into one environment. */
-    @Property(tries = 40)
+    @Property(tries = 30)
     void load(@ForAll("dumps") String dump) throws IOException {
         loads(dump);
     }
