@@ -183,7 +183,7 @@ class DumpFuzzTest {
     }
 
     /** The whole load, through the command line, into one environment. */
-    @Property(tries = 30)
+    @Property(tries = 20)
     void load(@ForAll("dumps") String dump) throws IOException {
         loads(dump);
     }
