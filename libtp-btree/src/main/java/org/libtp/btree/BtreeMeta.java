@@ -42,7 +42,18 @@ final class BtreeMeta {
                 throw new CorruptionException("B-tree meta page of " + bm.describe(file)
                         + " names a key order of " + n + " bytes");
             }
-            return n == 0 ? null : new String(m.getBytes(OFF_ORDER + 2, n), java.nio.charset.StandardCharsets.UTF_8);
+            if (n == 0) {
+                return null;
+            }
+            String name = new String(m.getBytes(OFF_ORDER + 2, n), java.nio.charset.StandardCharsets.UTF_8);
+            // a name no process could have registered (DatabaseConfig.checkOrderName) is damage, not
+            // a missing registration
+            if (!name.matches("[A-Za-z0-9_.-]+")) {
+                throw new CorruptionException("B-tree meta page (page 0) of " + bm.describe(file)
+                        + " names key order '" + name + "', which is not a key order name: the page is damaged; "
+                        + "restore the file from a backup");
+            }
+            return name;
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.libtp.btree;
 
+import org.libtp.core.CorruptionException;
 import org.libtp.core.buffer.Page;
 import org.libtp.core.lock.LockMode;
 
@@ -167,14 +168,34 @@ final class BtreeNavigation {
      */
     byte[][] floorBelow(byte[] key, Protection prot) {
         byte[] bound = key;
-        while (true) {
+        for (long round = 1; ; round++) {
             Object r = floorOnce(bound, prot);
             if (r == null || r instanceof byte[][]) {
                 return (byte[][]) r;
             }
             if (r != AGAIN) {
-                bound = (byte[]) r; // nothing below bound in its leaf: look below the leaf's low bound
+                byte[] low = (byte[]) r; // nothing below bound in its leaf: look below the leaf's low bound
+                // separators out of order (damage) would give a bound not lower, and no end
+                if (bound != null && tree.cmp.compare(low, bound) >= 0) {
+                    throw new CorruptionException("B-tree " + tree.bm.describe(tree.file) + " is damaged: a search "
+                            + "for the key below another met a leaf whose low bound is not below it (separators "
+                            + "out of order); run verify, and restore from a backup");
+                }
+                bound = low;
             }
+            checkSteps(round, "search for the key below another");
+        }
+    }
+
+    /**
+     * A walk of more steps than the file has pages goes round a cycle of damaged links (a child
+     * or right link to a page already visited): corruption, not an endless loop.
+     */
+    private void checkSteps(long steps, String what) {
+        if (steps > 64 && steps > tree.bm.pageCount(tree.file) + 64) {
+            throw new CorruptionException("B-tree " + tree.bm.describe(tree.file) + " is damaged: a " + what
+                    + " took " + steps + " steps, more than the file has pages (links going round a cycle); "
+                    + "run verify, and restore from a backup");
         }
     }
 
@@ -191,7 +212,8 @@ final class BtreeNavigation {
         long pageNo = ROOT;
         byte[] low = null; // the current page's low bound: null = minus infinity
         prot.lock(pageNo, LockMode.READ);
-        while (true) {
+        for (long step = 1; ; step++) {
+            checkSteps(step, "descent");
             long next;
             byte[] nextLow;
             try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, pageNo).latch()) {

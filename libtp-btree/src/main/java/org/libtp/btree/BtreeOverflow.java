@@ -149,6 +149,12 @@ final class BtreeOverflow {
         }
         long pageNo = overflowPage(stored);
         int length = overflowLength(stored);
+        // the length sizes the buffer before the chain is read: one the file cannot hold is damage
+        if (length < 0 || length > tree.bm.pageCount(tree.file) * tree.bm.pageSize()) {
+            throw new CorruptionException("a stored value in " + tree.bm.describe(tree.file) + " claims " + length
+                    + " bytes on overflow pages from page " + pageNo + ", more than the file holds: the page "
+                    + "holding it is damaged; run verify, and restore from a backup");
+        }
         byte[] out = new byte[length];
         int at = 0;
         while (at < length) {

@@ -1,5 +1,6 @@
 package org.libtp.btree;
 
+import org.libtp.core.CorruptionException;
 import org.libtp.core.buffer.BufferManager;
 import org.libtp.core.buffer.Page;
 
@@ -38,6 +39,12 @@ final class PinnedPage implements AutoCloseable {
 
     /** Pins page {@code pageNo} of {@code file} with the pool's get {@code flags} ({@link BufferManager#CREATE}). */
     static PinnedPage pin(BufferManager bm, int file, long pageNo, int flags) {
+        // page numbers come from links in pages; the pool takes one beyond 2^40 for a caller's
+        // mistake (IllegalArgumentException), here it is a damaged link
+        if (pageNo < 0 || pageNo >>> 40 != 0) {
+            throw new CorruptionException("a link to page " + pageNo + " of " + bm.describe(file) + ", beyond any "
+                    + "file: the page holding it is damaged; run verify, and restore from a backup");
+        }
         return new PinnedPage(bm, bm.get(file, pageNo, flags));
     }
 

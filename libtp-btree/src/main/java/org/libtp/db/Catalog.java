@@ -100,7 +100,8 @@ final class Catalog {
             return new String[] {new String(existing, StandardCharsets.UTF_8), "existing"};
         });
         String[] parts = entry[0].split("\\|");
-        if (parts.length < 3 || parts.length > 4 || !parts[0].equals("1")) {
+        if (parts.length < 3 || parts.length > 4 || !parts[0].equals("1") || !isFileName(parts[2])
+                || java.util.Arrays.stream(DatabaseType.values()).noneMatch(x -> x.name().equals(parts[1]))) {
             throw new CorruptionException("catalog entry of database " + name + " in " + env.home()
                     + " is damaged: '" + entry[0] + "'");
         }
@@ -182,7 +183,16 @@ final class Catalog {
     /** The file name of a catalog entry "1|TYPE|fileName[|recordLength]", or null if damaged. */
     static String fileName(String entry) {
         String[] parts = entry.split("\\|");
-        return parts.length >= 3 ? parts[2] : null;
+        return parts.length >= 3 && isFileName(parts[2]) ? parts[2] : null;
+    }
+
+    /**
+     * True if {@code f} can be a database's data file: the buffer manager's rule for data file
+     * names (it throws IllegalArgumentException for others, which a damaged entry must not reach).
+     */
+    static boolean isFileName(String f) {
+        return f.length() <= 224 && f.matches("[A-Za-z0-9_.+-]+") && !f.startsWith("__libtp") && !f.startsWith("log.")
+                && !f.equals(".") && !f.equals("..");
     }
 
     /**

@@ -139,12 +139,25 @@ final class LoadCommand implements Callable<Integer> {
                 throw new Tools.ToolException("database " + name + ": the dump has no re_len (variable-length recno); "
                         + "LibTP's recno records have one fixed length: give --record-length N");
             }
-            length = recordLength != null ? recordLength : Integer.parseInt(reLen);
+            try {
+                length = recordLength != null ? recordLength : Integer.parseInt(reLen.trim());
+            } catch (NumberFormatException e) {
+                throw new Tools.ToolException("line " + lineNo[0] + ": re_len=" + DumpFormat.clip(reLen)
+                        + " is not a record length");
+            }
             pad = DumpFormat.pad(h);
             config.type(DatabaseType.RECNO).recordLength(length);
         }
         long n = 0;
-        try (Database d = env.openDatabase(null, name, config.build())) {
+        Database opened;
+        try {
+            opened = env.openDatabase(null, name, config.build());
+        } catch (IllegalArgumentException e) {
+            // a name, type or record length from the dump that the database refuses: the dump's
+            // error, reported with its line like the others (the API's own exception says what)
+            throw new Tools.ToolException("the section ending at line " + lineNo[0] + ": " + e.getMessage());
+        }
+        try (Database d = opened) {
             if (recno && d.config().recordLength() != length) {
                 throw new Tools.ToolException("database " + name + " exists with records of " + d.config().recordLength()
                         + " bytes, the dump has " + length);
@@ -180,6 +193,15 @@ final class LoadCommand implements Callable<Integer> {
                         }
                         if (key != null) {
                             long number = recordNumber(key, lineNo[0]);
+                            long last = d.count(t);
+                            if (number - last > MAX_GAP) {
+                                // each skipped number costs an append and a delete: a damaged number
+                                // (99999999999) would run for days
+                                throw new Tools.ToolException("line " + lineNo[0] + ": record number " + number
+                                        + " skips more than " + MAX_GAP + " numbers after record " + last
+                                        + ": the dump is damaged, or its database had a gap this large, which load "
+                                        + "does not fill");
+                            }
                             // Numbers the dump skips (deleted records, aborted appends) stay absent:
                             // taken by an append and deleted, as a put may go at most one past the end.
                             for (long count = d.count(t); count + 1 < number; count++) {
@@ -212,6 +234,9 @@ final class LoadCommand implements Callable<Integer> {
             }
         }
     }
+
+    /** The most record numbers a recno section may skip at once (deleted records in the dumped database). */
+    static final long MAX_GAP = 1 << 20;
 
     private static long recordNumber(byte[] key, int line) {
         try {

@@ -93,11 +93,17 @@ record DataFileHeader(int pageSize, long envId, int fileId, String name, long cr
             throw new VersionMismatchException("data file " + where + " has format version " + le.getInt(OFF_VERSION)
                     + ", this LibTP reads version " + VERSION);
         }
+        int pageSize = le.getInt(OFF_PAGE_SIZE);
+        // the page size sizes buffers (resetLsns, the page-size guess at open): refuse what BufferConfig would
+        if (pageSize < 512 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
+            throw new CorruptionException("data file " + where + " header has page size " + pageSize
+                    + ", not a power of two in [512, 65536]: the header is damaged; restore the file from a backup");
+        }
         int len = le.getShort(OFF_NAME_LENGTH) & 0xFFFF;
         if (len > MAX_NAME) {
             throw new CorruptionException("data file " + where + " header has a name of " + len + " bytes");
         }
-        return new DataFileHeader(le.getInt(OFF_PAGE_SIZE), le.getLong(OFF_ENV_ID), le.getInt(OFF_FILE_ID),
+        return new DataFileHeader(pageSize, le.getLong(OFF_ENV_ID), le.getInt(OFF_FILE_ID),
                 new String(b, OFF_NAME, len, StandardCharsets.UTF_8), le.getLong(OFF_CREATED));
     }
 

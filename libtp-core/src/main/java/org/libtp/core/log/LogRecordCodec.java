@@ -61,13 +61,20 @@ public final class LogRecordCodec {
 
     /**
      * Decodes the record in {@code bytes[0, length)} found at {@code lsn} of {@code file}; the
-     * length was already read and checked to be in range.
+     * readers check the length against the file before, and it is checked here again so that no
+     * image (a salvage tool's, a cut copy) can make the decoder index out of the bytes.
      *
-     * @throws CorruptionException on a checksum mismatch
+     * @throws CorruptionException on a length out of range or a checksum mismatch
      */
     static LogEntry decode(String file, long lsn, byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        int length = b.getInt(OFF_LENGTH);
+        int length = bytes.length < HEADER_SIZE ? -1 : b.getInt(OFF_LENGTH);
+        if (length < HEADER_SIZE || length > bytes.length) {
+            throw new CorruptionException("log record at LSN " + Lsn.toString(lsn) + " in " + file + " is cut short or has "
+                    + "a damaged length field (" + (length < 0 && bytes.length < HEADER_SIZE ? "only " + bytes.length
+                    + " bytes" : "length " + length + ", " + bytes.length + " bytes there") + "); run recovery, or "
+                    + "restore the log from a backup");
+        }
         int stored = b.getInt(OFF_CRC);
         int actual = crc(bytes, 0, length);
         if (stored != actual) {
