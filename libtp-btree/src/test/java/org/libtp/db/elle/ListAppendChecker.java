@@ -608,6 +608,9 @@ public final class ListAppendChecker {
         List<Op> ops = new ArrayList<>();
         for (int i = from; i < tokens.length; i++) {
             String s = tokens[i];
+            if (s.isEmpty()) {
+                continue; // no ops: an attempt that failed in its first read
+            }
             int eq = s.indexOf('=');
             long key = Long.parseLong(s.substring(1, eq));
             String rest = s.substring(eq + 1);

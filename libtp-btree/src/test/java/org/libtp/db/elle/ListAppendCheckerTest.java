@@ -163,6 +163,9 @@ class ListAppendCheckerTest {
         String line = ListAppendChecker.formatOps(ops);
         assertEquals("a3=7000000001 r4= r5=1,2,3", line);
         assertEquals(ops, ListAppendChecker.parseOps(("T 1 " + line).split(" "), 2));
+        // An attempt that failed in its first read has no ops: its line has an empty field.
+        String[] failed = ("FAIL 2 " + ListAppendChecker.formatOps(List.of()) + " $").split(" ");
+        assertEquals(List.of(), ListAppendChecker.parseOps(java.util.Arrays.copyOf(failed, failed.length - 1), 2));
         assertThrows(IllegalArgumentException.class, () -> ListAppendChecker.parseOps(new String[] {"x1=2"}, 0));
     }
 

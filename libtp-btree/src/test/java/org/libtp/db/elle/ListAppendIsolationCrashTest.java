@@ -309,8 +309,21 @@ class ListAppendIsolationCrashTest {
                         continue;
                     }
                     if (c.isAlive()) {
-                        c.kill();
-                        throw new AssertionError(ctx + ": a survivor made no progress in 20 s:\n" + tail(c));
+                        StringBuilder b = new StringBuilder(ctx + ": a survivor (pid " + c.pid()
+                                + ") committed fewer than 5 transactions in 20 s (" + (okCount(c) - before)
+                                + "); the last lines of each JVM and their threads:");
+                        for (ChildJvm o : jvms) {
+                            List<String> out = o.output();
+                            b.append("\n\n=== pid ").append(o.pid()).append(o == victim ? " (the victim)" : "")
+                                    .append(o == c ? " (stuck)" : "").append(" alive ").append(o.isAlive())
+                                    .append(", OK ").append(okCount(o)).append(", FAIL ")
+                                    .append(o.linesStartingWith("FAIL ").size()).append(":\n  ")
+                                    .append(String.join("\n  ", out.subList(Math.max(0, out.size() - 15), out.size())));
+                            if (o.isAlive()) {
+                                b.append("\n").append(threadDump(o));
+                            }
+                        }
+                        throw new AssertionError(b.toString());
                     }
                     if (c.linesStartingWith("ENVFAILED ").isEmpty()) {
                         throw new AssertionError(ctx + ": a survivor is stuck or died (alive " + c.isAlive() + "):\n"
@@ -424,6 +437,19 @@ class ListAppendIsolationCrashTest {
     private static Recovered recover(Path home) {
         Environment env = Environment.open(home, config());
         return new Recovered(env, env.openDatabase(null, "lists", LISTS));
+    }
+
+    /** The child's threads (jcmd), for a hang. */
+    private static String threadDump(ChildJvm c) {
+        try {
+            Process p = new ProcessBuilder(ChildJvm.javaBinary().resolveSibling("jcmd").toString(),
+                    Long.toString(c.pid()), "Thread.print").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor();
+            return out;
+        } catch (IOException | InterruptedException e) {
+            return "no thread dump: " + e;
+        }
     }
 
     private static String tail(ChildJvm c) {
