@@ -103,7 +103,8 @@ class ListAppendIsolationCrashTest {
     /**
      * Child: args home, seed, incarnation (unique per started JVM), first key of the window.
      * Prints "T id ops $" before each commit, "OK id" after it, "FAIL id ops $" for an attempt
-     * rolled back (its ops as far as it got), "BASE k" when its key window moves on.
+     * rolled back (its ops as far as it got) and "WHY id exception" if it was not on purpose, "BASE k"
+     * when its key window moves on.
      */
     public static final class Worker {
         public static void main(String[] args) throws Exception {
@@ -202,6 +203,8 @@ class ListAppendIsolationCrashTest {
                     }
                     t.abort();
                     System.out.println("FAIL " + id + " " + ListAppendChecker.formatOps(ops) + " $");
+                    // Why, for a hang report: lock timeouts in a row mean a lock nobody releases.
+                    System.out.println("WHY " + id + " " + e.getClass().getSimpleName());
                 } catch (EnvironmentFailureException e) {
                     if (!committing) { // never committed: certainly not applied after recovery
                         System.out.println("FAIL " + id + " " + ListAppendChecker.formatOps(ops) + " $");
@@ -454,7 +457,7 @@ class ListAppendIsolationCrashTest {
 
     private static String tail(ChildJvm c) {
         List<String> out = c.output().stream().filter(l -> !l.startsWith("T ") && !l.startsWith("OK ")
-                && !l.startsWith("FAIL ")).toList();
+                && !l.startsWith("FAIL ") && !l.startsWith("WHY ")).toList();
         return String.join("\n", out.subList(Math.max(0, out.size() - 60), out.size()));
     }
 }
