@@ -326,6 +326,7 @@ class ListAppendIsolationCrashTest {
                                 b.append("\n").append(threadDump(o));
                             }
                         }
+                        b.append("\n\n=== the lock table:\n").append(lockTable(home));
                         throw new AssertionError(b.toString());
                     }
                     if (c.linesStartingWith("ENVFAILED ").isEmpty()) {
@@ -440,6 +441,25 @@ class ListAppendIsolationCrashTest {
     private static Recovered recover(Path home) {
         Environment env = Environment.open(home, config());
         return new Recovered(env, env.openDatabase(null, "lists", LISTS));
+    }
+
+    /** The lock table as a process joining the running environment reads it, for a hang. */
+    private static String lockTable(Path home) {
+        try (Environment env = Environment.open(home, config())) {
+            StringBuilder b = new StringBuilder();
+            org.libtp.core.lock.LockTableSnapshot s = env.lockTable();
+            for (org.libtp.core.lock.LockTableSnapshot.Request r : s.requests()) {
+                b.append("  ").append(r).append('\n');
+            }
+            for (long[] e : s.waitsFor()) {
+                b.append("  waits-for ").append(e[0]).append(" -> ").append(e[1]).append('\n');
+            }
+            b.append("  active transactions: ").append(env.activeTransactions()).append('\n');
+            b.append("  processes: ").append(env.attachedProcesses()).append('\n');
+            return b.toString();
+        } catch (RuntimeException e) {
+            return "(could not read the lock table: " + e + ")";
+        }
     }
 
     /** The child's threads (jcmd), for a hang. */
