@@ -78,6 +78,9 @@ final class ProcessRegistry {
     }
 
     /** True unless the slot of latch owner {@code ownerId} (slot + 1) is free of its process's lock. */
+    /** Slots of dead processes whose liveness locks this process's failCheck holds right now. */
+    private final java.util.Set<Integer> heldDead = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     boolean isAlive(int ownerId) {
         int s = ownerId - 1;
         if (s == slot) {
@@ -85,6 +88,12 @@ final class ProcessRegistry {
         }
         if (s < 0 || s >= maxProcesses) {
             return false; // no such slot: the latch word is garbage, treat as a dead owner
+        }
+        if (heldDead.contains(s)) {
+            // Its liveness lock is held by our own failCheck, which found it dead: a thread of
+            // ours waiting for what it held (the group-commit leader word, say) while failCheck
+            // repairs must see it dead, or failCheck waits for that thread and that thread for it.
+            return false;
         }
         try {
             return lockFile.slotHeld(s);
@@ -143,6 +152,7 @@ final class ProcessRegistry {
                         continue; // alive
                     }
                     held.add(lock);
+                    heldDead.add(s); // we hold its lock now: it must not look alive to our own threads
                     if (mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
                         continue; // closed cleanly between our two looks
                     }
@@ -181,6 +191,7 @@ final class ProcessRegistry {
                 for (FileLock l : held) {
                     lockFile.release(l);
                 }
+                heldDead.clear();
             }
         } catch (IOException e) {
             throw new EnvironmentAccessException("I/O error in failCheck of " + home + ": " + e, e);

@@ -66,8 +66,11 @@
  * give back what the dead process held (its buffer pins, its transactions rolled back, its
  * locks) and its slot is freed. A latch waiter detects a dead owner by itself within
  * {@code latchCheckMillis} and repairs the same way. While failCheck holds a dead slot's liveness
- * lock, that slot looks alive to this process's own checks, so failCheck repairs the latches it
- * found naming the slot without asking again. A latch this process has no repair for, in an
+ * lock, the lock alone would make the slot look alive to this process, so failCheck repairs the
+ * latches naming the slot without asking again, and this process's liveness checks answer "dead"
+ * for that slot from failCheck's list: a repair that waits for something the dead process held
+ * (the group-commit leader word, taken over from a dead leader) would otherwise wait for
+ * failCheck, and failCheck for it. A latch this process has no repair for, in an
  * array its region declares repairable (the directory entry's repairable bits), is left to a
  * process that has opened that manager: the slot stays until then. A process without a listener
  * of a kind some process has had ({@code listenerKinds}: the buffer pool's, which gives back a

@@ -45,8 +45,8 @@ class KillOneOfFourCrashTest {
     static final long INITIAL = 1000;
     static final int WORKERS = 4;
     /** Latches whose holder's death is repaired in place: never a reason for a failed environment. */
-    static final List<String> REPAIRABLE = List.of("buffer frame", "log latch", "log write latch", "log alloc latch",
-            "checkpoint latch");
+    static final List<String> REPAIRABLE = List.of("buffer frame", "buffer hash partition", "log latch",
+            "log write latch", "log alloc latch", "checkpoint latch", "lock partition", "transaction table latch");
 
     @TempDir
     Path dir;
@@ -198,7 +198,15 @@ class KillOneOfFourCrashTest {
                         checkAudits(c, ctx);
                         continue;
                     }
-                    c.waitFor(Duration.ofSeconds(5));
+                    if (c.isAlive()) {
+                        String stacks = threadDump(c);
+                        try {
+                            c.waitFor(Duration.ofSeconds(5));
+                        } catch (AssertionError stuck) {
+                            throw new AssertionError(ctx + ": survivor " + id + " made no progress for 10 s:\n" + tail(c)
+                                    + "\nits threads:\n" + stacks, stuck);
+                        }
+                    }
                     reason = deathReason(c);
                     if (reason == null) {
                         throw new AssertionError(ctx + ": survivor " + id + " is stuck or died (alive " + c.isAlive()
@@ -243,6 +251,19 @@ class KillOneOfFourCrashTest {
                 + "(%.1f %%), the environment failed in %d %s; acknowledged commits %s all present%n", kills, WORKERS,
                 (System.nanoTime() - t0) / 1_000_000_000L, inPlace, 100.0 * inPlace / kills, failed, failedBy,
                 java.util.Arrays.toString(acked));
+    }
+
+    /** The threads of a stuck child, for the failure message. */
+    static String threadDump(ChildJvm c) {
+        try {
+            Path jstack = ChildJvm.javaBinary().resolveSibling("jstack");
+            Process p = new ProcessBuilder(jstack.toString(), Long.toString(c.pid())).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+            return out;
+        } catch (Exception e) {
+            return "(no thread dump: " + e + ")";
+        }
     }
 
     private static String tail(ChildJvm c) {
