@@ -78,6 +78,11 @@ final class ProcessRegistry {
     }
 
     /** True unless the slot of latch owner {@code ownerId} (slot + 1) is free of its process's lock. */
+    /** Dead owners whose liveness lock this thread holds for a latch repair ({@link #claimDeadOwner}). */
+    private final ThreadLocal<java.util.Set<Integer>> claimedHere = ThreadLocal.withInitial(java.util.HashSet::new);
+    /** The thread running failCheck now, if any. */
+    private volatile Thread failCheckThread;
+
     /** Slots of dead processes whose liveness locks this process's failCheck holds right now. */
     private final java.util.Set<Integer> heldDead = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -89,10 +94,11 @@ final class ProcessRegistry {
         if (s < 0 || s >= maxProcesses) {
             return false; // no such slot: the latch word is garbage, treat as a dead owner
         }
-        if (heldDead.contains(s)) {
-            // Its liveness lock is held by our own failCheck, which found it dead: a thread of
-            // ours waiting for what it held (the group-commit leader word, say) while failCheck
-            // repairs must see it dead, or failCheck waits for that thread and that thread for it.
+        if (heldDead.contains(s) || claimedHere.get().contains(s)) {
+            // Its liveness lock is held by our own failCheck, which found it dead, or by this
+            // thread's repair of one of its latches: a thread of ours waiting for what it held (the
+            // group-commit leader word, a latch a repair needs) must see it dead, or the repair
+            // waits for that thread and that thread for the repair.
             return false;
         }
         try {
@@ -111,15 +117,25 @@ final class ProcessRegistry {
      */
     AutoCloseable claimDeadOwner(int ownerId) {
         int s = ownerId - 1;
-        if (s < 0 || s >= maxProcesses || s == slot || heldDead.contains(s)) {
-            return s < 0 || s >= maxProcesses ? () -> { } : null;
+        if (s < 0 || s >= maxProcesses) {
+            return () -> { };
+        }
+        if (claimedHere.get().contains(s) || (heldDead.contains(s) && Thread.currentThread() == failCheckThread)) {
+            return () -> { }; // a repair nested in this thread's repair or failCheck: already serialized
+        }
+        if (s == slot || heldDead.contains(s)) {
+            return null;
         }
         try {
             java.nio.channels.FileLock l = lockFile.tryLockSlot(s);
             if (l == null) {
                 return null;
             }
-            return () -> lockFile.release(l);
+            claimedHere.get().add(s);
+            return () -> {
+                claimedHere.get().remove(s);
+                lockFile.release(l);
+            };
         } catch (IOException e) {
             LOG.warn("cannot lock the liveness byte of slot {} of {}: {}", s, home, e.toString());
             return null;
@@ -150,7 +166,12 @@ final class ProcessRegistry {
     int failCheck() {
         synchronized (owner) {
             owner.checkValid();
-            return failCheckLocked();
+            failCheckThread = Thread.currentThread();
+            try {
+                return failCheckLocked();
+            } finally {
+                failCheckThread = null;
+            }
         }
     }
 

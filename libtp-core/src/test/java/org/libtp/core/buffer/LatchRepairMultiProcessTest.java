@@ -34,11 +34,15 @@ class LatchRepairMultiProcessTest {
         public static void main(String[] args) throws Exception {
             try (PageFixture f = new PageFixture(Path.of(args[0]), 16, 0)) {
                 Txn t = f.tm.begin();
-                if (args[1].equals("latch")) {
+                if (args[1].startsWith("latch")) {
                     Page p = f.bp.get(f.file, 0, 0);
                     p.latch();
                     f.tp.pages().update(t, p, PageFixture.offset(0), PageFixture.longBytes(p.getLong(PageFixture.offset(0)) + 50));
                     p.putLong(PageFixture.offset(1), SCRIBBLE); // a change cut short: never logged
+                    if (args[1].equals("latch+partition")) {
+                        // As a holder killed in get() after claiming a frame: frame, then its hash partition.
+                        f.bp.frameTable().partition(f.bp.frameTable().bucket(f.file, 0)).acquire();
+                    }
                     System.out.println("HOLDING");
                 } else {
                     f.add(t, 0, 3, 1); // a change to roll back, no latch held
@@ -88,6 +92,42 @@ class LatchRepairMultiProcessTest {
             assertEquals(1000, f.get(0, 0));
             assertEquals(7, f.get(0, 1));
             assertEquals(1, f.get(0, 2));
+        }
+    }
+
+    /**
+     * The frame's repair needs the hash partition latch, which the dead process holds too: the
+     * waiter repairs both (a repair nested in a repair of the same dead owner), instead of waiting
+     * for itself.
+     */
+    @Test
+    void aRepairThatNeedsAnotherLatchOfTheDeadProcessRepairsThatOneToo() throws Exception {
+        try (PageFixture f = new PageFixture(dir, 16, 0)) {
+            Txn t = f.tm.begin();
+            f.add(t, 0, 0, 1000);
+            f.add(t, 0, 1, 7);
+            f.tm.commit(t);
+            Page mine = f.bp.get(f.file, 0, 0); // pinned before: the wait below is for the frame latch itself
+            try (ChildJvm c = ChildJvm.start(Holder.class, dir.toString(), "latch+partition")) {
+                c.awaitLine("HOLDING", Duration.ofSeconds(60));
+                c.signalKill();
+                c.kill();
+            }
+            CompletableFuture<Long> latched = CompletableFuture.supplyAsync(() -> {
+                mine.latch();
+                try {
+                    return mine.getLong(PageFixture.offset(1));
+                } finally {
+                    mine.unlatch();
+                }
+            });
+            assertEquals(7, latched.get(30, TimeUnit.SECONDS), "the frame rebuilt: the unlogged change is gone");
+            f.bp.unpin(mine, false);
+            assertEquals(1, f.bp.framesRepaired());
+            assertEquals(2, f.tp.env().latchRepairs(), "the frame latch and the hash partition latch");
+            assertEquals(1, f.tp.env().failCheck());
+            assertEquals(1000, f.get(0, 0), "rolled back");
+            assertFalse(f.tp.env().isFailed());
         }
     }
 

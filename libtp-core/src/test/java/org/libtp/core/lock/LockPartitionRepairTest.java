@@ -32,6 +32,8 @@ import static org.libtp.core.lock.LockMode.WRITE;
  * held, waiters are granted, and once everything is released the table is empty with every entry
  * free (nothing leaked).
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 15, unit = TimeUnit.MINUTES)
 class LockPartitionRepairTest {
     @TempDir
     Path dir;
