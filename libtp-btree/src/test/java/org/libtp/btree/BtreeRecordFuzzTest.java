@@ -15,7 +15,7 @@ import org.libtp.core.log.Lsn;
 import org.libtp.core.log.record.LogRecord;
 import org.libtp.core.log.record.LogRecords;
 import org.libtp.core.log.record.RecordType;
-import org.libtp.db.FuzzTries;
+import org.libtp.core.testkit.FuzzTries;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

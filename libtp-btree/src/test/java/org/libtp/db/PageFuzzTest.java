@@ -1,5 +1,7 @@
 package org.libtp.db;
 
+import org.libtp.core.testkit.FuzzTries;
+
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;

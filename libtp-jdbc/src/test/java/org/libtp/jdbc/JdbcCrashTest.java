@@ -69,21 +69,7 @@ class JdbcCrashTest {
                         long amount = 1 + rnd.nextInt(100);
                         while (true) {
                             try {
-                                long ba = balance(sel, a);
-                                long bb = balance(sel, b);
-                                upd.setLong(1, ba - amount);
-                                upd.setInt(2, a);
-                                upd.executeUpdate();
-                                upd.setLong(1, bb + amount);
-                                upd.setInt(2, b);
-                                upd.executeUpdate();
-                                log.setInt(1, worker);
-                                log.setInt(2, seq);
-                                log.setInt(3, a);
-                                log.setInt(4, b);
-                                log.setLong(5, amount);
-                                log.executeUpdate();
-                                c.commit();
+                                transfer(c, sel, upd, log, worker, seq, a, b, amount);
                                 System.out.println("ACK " + worker + " " + seq);
                                 if (seq == 1) {
                                     System.out.println("READY"); // after a whole transfer: its classes are loaded
@@ -102,6 +88,26 @@ class JdbcCrashTest {
                 }
             }
         }
+    }
+
+    /** One transfer of {@code amount} from {@code a} to {@code b} with its log row, committed. */
+    static void transfer(Connection c, PreparedStatement sel, PreparedStatement upd, PreparedStatement log, int worker,
+                         int seq, int a, int b, long amount) throws SQLException {
+        long ba = balance(sel, a);
+        long bb = balance(sel, b);
+        upd.setLong(1, ba - amount);
+        upd.setInt(2, a);
+        upd.executeUpdate();
+        upd.setLong(1, bb + amount);
+        upd.setInt(2, b);
+        upd.executeUpdate();
+        log.setInt(1, worker);
+        log.setInt(2, seq);
+        log.setInt(3, a);
+        log.setInt(4, b);
+        log.setLong(5, amount);
+        log.executeUpdate();
+        c.commit();
     }
 
     static long balance(PreparedStatement sel, int id) throws SQLException {

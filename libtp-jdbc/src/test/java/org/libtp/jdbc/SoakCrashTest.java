@@ -94,21 +94,7 @@ class SoakCrashTest {
                     long amount = 1 + rnd.nextInt(100);
                     while (true) {
                         try {
-                            long ba = JdbcCrashTest.balance(sel, a);
-                            long bb = JdbcCrashTest.balance(sel, b);
-                            upd.setLong(1, ba - amount);
-                            upd.setInt(2, a);
-                            upd.executeUpdate();
-                            upd.setLong(1, bb + amount);
-                            upd.setInt(2, b);
-                            upd.executeUpdate();
-                            log.setInt(1, worker);
-                            log.setInt(2, seq);
-                            log.setInt(3, a);
-                            log.setInt(4, b);
-                            log.setLong(5, amount);
-                            log.executeUpdate();
-                            c.commit();
+                            JdbcCrashTest.transfer(c, sel, upd, log, worker, seq, a, b, amount);
                             System.out.println("ACK " + seq);
                             break;
                         } catch (SQLException e) {

@@ -11,7 +11,7 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.LibTpException;
-import org.libtp.core.StressTries;
+import org.libtp.core.testkit.FuzzTries;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -36,10 +36,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * decoded data file header has a page size the library can use.
  *
  * <p>Tries: as below in {@code mvn verify}, 100 times more under {@code -Pstress}
- * ({@link StressTries}). jqwik prints the seed of a failing run; replay with
+ * ({@link FuzzTries}). jqwik prints the seed of a failing run; replay with
  * {@code @Property(seed = "...")}. Crashes found are kept as {@code @Example}s.
  */
-@AddLifecycleHook(StressTries.class)
+@AddLifecycleHook(FuzzTries.class)
 class HeaderFuzzTest {
     static final String WHERE = "/env/a.db";
 

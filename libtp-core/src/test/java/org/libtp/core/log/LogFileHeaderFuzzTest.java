@@ -6,7 +6,7 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import org.libtp.core.LibTpException;
-import org.libtp.core.StressTries;
+import org.libtp.core.testkit.FuzzTries;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -26,10 +26,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@link LibTpException} naming the file; a header that passes says what it was asked to.
  *
  * <p>Tries: as below in {@code mvn verify}, 100 times more under {@code -Pstress}
- * ({@link StressTries}). jqwik prints the seed of a failing run; replay with
+ * ({@link FuzzTries}). jqwik prints the seed of a failing run; replay with
  * {@code @Property(seed = "...")}.
  */
-@AddLifecycleHook(StressTries.class)
+@AddLifecycleHook(FuzzTries.class)
 class LogFileHeaderFuzzTest {
 
     static void fixCrc(byte[] b) {

@@ -13,7 +13,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import org.libtp.core.CorruptionException;
 import org.libtp.core.LibTpException;
-import org.libtp.core.StressTries;
+import org.libtp.core.testkit.FuzzTries;
 import org.libtp.core.log.record.LogRecord;
 import org.libtp.core.log.record.LogRecords;
 import org.libtp.core.log.record.RecordType;
@@ -41,12 +41,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  * another exception; a payload that decodes re-encodes to the same bytes.
  *
  * <p>Tries: the {@code tries} below in {@code mvn verify}, 100 times more under {@code -Pstress}
- * ({@link StressTries}). jqwik prints the seed of a failing run; replay it with
+ * ({@link FuzzTries}). jqwik prints the seed of a failing run; replay it with
  * {@code @Property(seed = "...")} on the property (or {@code jqwik.seeds.whenfixed} /
  * {@code -Djqwik.database} as jqwik's user guide says). Crashes found are kept as
  * {@code @Example}s at the end.
  */
-@AddLifecycleHook(StressTries.class)
+@AddLifecycleHook(FuzzTries.class)
 class LogRecordFuzzTest {
     static final String FILE = "log.0000000007";
 

@@ -6,7 +6,7 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import org.libtp.core.LibTpException;
-import org.libtp.core.StressTries;
+import org.libtp.core.testkit.FuzzTries;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -25,10 +25,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * naming the file.
  *
  * <p>Tries: as below in {@code mvn verify}, 100 times more under {@code -Pstress}
- * ({@link StressTries}). jqwik prints the seed of a failing run; replay with
+ * ({@link FuzzTries}). jqwik prints the seed of a failing run; replay with
  * {@code @Property(seed = "...")}.
  */
-@AddLifecycleHook(StressTries.class)
+@AddLifecycleHook(FuzzTries.class)
 class RegionHeaderFuzzTest {
     static final Path FILE = Path.of("/env/__libtp.001");
     static final long FINGERPRINT = 0x1234_5678_9abc_def0L;

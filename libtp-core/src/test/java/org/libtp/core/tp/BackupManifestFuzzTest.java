@@ -8,7 +8,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import org.libtp.core.LibTpException;
-import org.libtp.core.StressTries;
+import org.libtp.core.testkit.FuzzTries;
 import org.libtp.core.log.Lsn;
 
 import java.util.Random;
@@ -24,10 +24,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * valid manifest decodes to itself.
  *
  * <p>Tries: as below in {@code mvn verify}, 100 times more under {@code -Pstress}
- * ({@link StressTries}). jqwik prints the seed of a failing run; replay with
+ * ({@link FuzzTries}). jqwik prints the seed of a failing run; replay with
  * {@code @Property(seed = "...")}.
  */
-@AddLifecycleHook(StressTries.class)
+@AddLifecycleHook(FuzzTries.class)
 class BackupManifestFuzzTest {
     static final String WHERE = "/backup/__libtp.backup";
 

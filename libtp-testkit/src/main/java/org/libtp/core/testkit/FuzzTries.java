@@ -1,4 +1,4 @@
-package org.libtp.core;
+package org.libtp.core.testkit;
 
 import net.jqwik.api.lifecycle.AroundPropertyHook;
 import net.jqwik.api.lifecycle.PropagationMode;
@@ -11,9 +11,10 @@ import net.jqwik.api.lifecycle.PropertyLifecycleContext;
  * is a compile-time constant sized for plain {@code mvn verify} (a few seconds a property);
  * under {@code -Pstress} (system property {@code libtp.stress=true}) the tries are multiplied by
  * {@link #FACTOR}, or by {@code -Dlibtp.fuzz.factor=K}, so a property runs for minutes.
- * Register with {@code @AddLifecycleHook(StressTries.class)} on the class.
+ * Register with {@code @AddLifecycleHook(FuzzTries.class)} on the class. Shared by the fuzz tests
+ * of every module.
  */
-public final class StressTries implements AroundPropertyHook {
+public final class FuzzTries implements AroundPropertyHook {
     /** The stress multiplier: the default tries take 1-5 s; 100 times that is minutes. */
     public static final int FACTOR = 100;
 
