@@ -106,8 +106,16 @@ class KillOneOfFourCrashTest {
     private static void checkAudits(ChildJvm c, String ctx) {
         for (String l : c.linesStartingWith("AUDIT ")) {
             if (Long.parseLong(l.substring(6).trim()) != ACCOUNTS * INITIAL) {
+                // The whole output of the JVM that saw it, for the diagnosis (the tail rarely names the transfer).
+                Path keep = Path.of("target", "kill-one-of-four-audit-" + c.pid() + ".log");
+                try {
+                    Files.createDirectories(keep.getParent());
+                    Files.writeString(keep, c.outputText());
+                } catch (java.io.IOException e) {
+                    keep = null;
+                }
                 throw new AssertionError(ctx + ": an audit transaction saw " + l + " (expected " + ACCOUNTS * INITIAL
-                        + "):\n" + tail(c));
+                        + "; the JVM's whole output: " + keep + "):\n" + tail(c));
             }
         }
     }
