@@ -372,7 +372,14 @@ class ListAppendIsolationCrashTest {
         }
         Map<Long, List<Long>> lists = new TreeMap<>();
         try (Recovered r = recover(home)) {
-            assertEquals(List.of(), r.db.verify(), "seed " + seed);
+            List<String> damage = r.db.verify();
+            if (!damage.isEmpty()) {
+                // Kept for the diagnosis: the data files and the log as recovery left them.
+                Path keep = Path.of("target", "elle-env-" + seed);
+                copyTree(home, keep);
+                throw new AssertionError("seed " + seed + ": verify after recovery: " + damage
+                        + " (the environment is kept in " + keep.toAbsolutePath() + ")");
+            }
             try (Transaction t = r.env.beginTransaction(Durability.SYNC, true); Cursor cur = r.db.openCursor(t)) {
                 for (boolean more = cur.first(); more; more = cur.next()) {
                     lists.put(keyOf(cur.key()), decode(cur.data()));
@@ -459,6 +466,19 @@ class ListAppendIsolationCrashTest {
             return b.toString();
         } catch (RuntimeException e) {
             return "(could not read the lock table: " + e + ")";
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws java.io.IOException {
+        try (var files = Files.walk(from)) {
+            for (Path p : files.toList()) {
+                Path q = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(q);
+                } else {
+                    Files.copy(p, q, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
         }
     }
 
