@@ -609,18 +609,21 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
             // The dead transaction may have appended records after the last it published as
             // lastLsn (it publishes each after its append returns): a change it logged and then
             // died applying, which the repair of its frame latch re-applied from the log, or its
-            // commit record. Both are found by reading on from lastLsn (from the first-LSN bound
-            // it published before its first append if it published no lastLsn).
+            // commit or abort record. All are found by reading on from lastLsn (from the first-LSN
+            // bound it published before its first append if it published no lastLsn). An abort
+            // record means its undo is complete and its locks may be gone already: undoing it
+            // again would write its before images over changes committed since.
             long[] found = lastRecordOf(id, mem.getLongVolatile(e + E_LAST), mem.getLongVolatile(e + E_FIRST));
             long lastLsn = found[0];
-            boolean committed = found[1] != 0;
-            if (!committed && lastLsn != Lsn.NULL) {
+            boolean committed = found[1] == ENDED_COMMITTED;
+            boolean aborted = found[1] == ENDED_ABORTED;
+            if (!committed && !aborted && lastLsn != Lsn.NULL) {
                 mem.putIntVolatile(e + E_STATE, ABORTING);
                 long end = undo(id, lastLsn, e);
                 log.append(RecordType.TXN_ABORT.id(), id, end, LogRecords.encode(new LogRecord.TxnAbort()));
             }
             LOG.info("failCheck: transaction {} of dead process slot {} {}", id, owner,
-                    committed ? "had committed" : "rolled back");
+                    committed ? "had committed" : aborted ? "had aborted" : "rolled back");
             for (TxnEndListener l : endListeners) {
                 l.ended(i, id, committed); // its locks go only now, after its undo
             }
@@ -661,10 +664,15 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         return true;
     }
 
+    /** {@link #lastRecordOf}: the transaction's commit, or its abort, record follows. */
+    static final long ENDED_COMMITTED = 1;
+    static final long ENDED_ABORTED = 2;
+
     /**
      * {newest record of transaction {@code txnId} at or after {@code lastLsn}, or {@code lastLsn};
-     * 1 if a commit record of it follows, else 0}, reading the log on from {@code lastLsn} (or
-     * from {@code firstBound} when it has none; nothing to read if it has neither).
+     * {@link #ENDED_COMMITTED} or {@link #ENDED_ABORTED} if a commit or abort record of it
+     * follows, else 0}, reading the log on from {@code lastLsn} (or from {@code firstBound} when
+     * it has none; nothing to read if it has neither).
      */
     private long[] lastRecordOf(long txnId, long lastLsn, long firstBound) {
         long[] out = {lastLsn, 0};
@@ -675,7 +683,11 @@ public final class SharedTxnManager implements TransactionManager, org.libtp.cor
         log.scan(from, e -> {
             if (e.txnId() == txnId) {
                 if (e.type() == RecordType.TXN_COMMIT.id()) {
-                    out[1] = 1;
+                    out[1] = ENDED_COMMITTED;
+                    return false;
+                }
+                if (e.type() == RecordType.TXN_ABORT.id()) {
+                    out[1] = ENDED_ABORTED;
                     return false;
                 }
                 if (RecordType.of(e.type(), e.lsn()).isResourceRecord()) {

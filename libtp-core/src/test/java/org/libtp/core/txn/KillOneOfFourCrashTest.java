@@ -77,6 +77,8 @@ class KillOneOfFourCrashTest {
                         f.add(t, b, 0, amount);
                         lm.lock(t, new LockObject(f.file, ACCOUNTS + id), LockMode.WRITE, 0);
                         long c = f.add(t, ACCOUNTS + id, 0, 1);
+                        // Names the transfer, for the diagnosis of a wrong audit (with the log kept then).
+                        System.out.println("TX " + t.id() + " " + a + " " + b + " " + amount);
                         f.tm.commit(t);
                         System.out.println("ACK " + c);
                     } catch (DeadlockException e) {
@@ -92,14 +94,53 @@ class KillOneOfFourCrashTest {
         Txn t = f.tm.begin();
         try {
             long sum = 0;
+            long[] values = new long[ACCOUNTS];
+            long[] lsns = new long[ACCOUNTS];
             for (int a = 0; a < ACCOUNTS; a++) {
                 lm.lock(t, new LockObject(f.file, a), LockMode.READ, 0);
-                sum += f.get(a, 0);
+                org.libtp.core.buffer.Page p = f.bp.get(f.file, a, org.libtp.core.buffer.BufferManager.CREATE);
+                try {
+                    values[a] = p.getLong(PageFixture.offset(0));
+                    lsns[a] = p.lsn();
+                } finally {
+                    f.bp.unpin(p, false);
+                }
+                sum += values[a];
+            }
+            if (sum != ACCOUNTS * INITIAL) {
+                // Keep what the diagnosis needs: the values and page LSNs seen, and the log as it is now.
+                StringBuilder sb = new StringBuilder("AUDIT-DETAIL txn " + t.id() + ":");
+                for (int a = 0; a < ACCOUNTS; a++) {
+                    sb.append(' ').append(a).append('=').append(values[a]).append('@')
+                            .append(org.libtp.core.log.Lsn.toString(lsns[a]));
+                }
+                System.out.println(sb);
+                keepEnvironment(f, t.id());
             }
             f.tm.commit(t);
             System.out.println("AUDIT " + sum);
         } catch (DeadlockException e) {
             f.tm.abort(t);
+        }
+    }
+
+    /** Copies the environment's files (log flushed first) to target/, for a diagnosis with printlog. */
+    static void keepEnvironment(PageFixture f, long txnId) {
+        try {
+            f.tp.log().flush(f.tp.log().endLsn(), Durability.SYNC);
+            Path home = f.tp.env().home();
+            Path keep = Path.of("target", "kill-one-of-four-env-" + ProcessHandle.current().pid() + "-" + txnId);
+            Files.createDirectories(keep);
+            try (var files = Files.list(home)) {
+                for (Path p : (Iterable<Path>) files::iterator) {
+                    if (Files.isRegularFile(p)) {
+                        Files.copy(p, keep.resolve(p.getFileName()));
+                    }
+                }
+            }
+            System.out.println("AUDIT-KEPT " + keep.toAbsolutePath());
+        } catch (Exception e) {
+            System.out.println("AUDIT-KEPT failed: " + e);
         }
     }
 
