@@ -248,7 +248,15 @@ class KillOneOfFourCrashTest {
                         continue;
                     }
                     if (c.isAlive()) {
-                        String stacks = threadDump(c);
+                        // Every live worker's threads: a stall is usually a wait for another process.
+                        StringBuilder all = new StringBuilder();
+                        for (ChildJvm o : workers) {
+                            if (o != victim && o.isAlive()) {
+                                all.append("--- worker ").append(workers.indexOf(o)).append(" (pid ").append(o.pid())
+                                        .append(")\n").append(threadDump(o)).append('\n');
+                            }
+                        }
+                        String stacks = all.toString();
                         try {
                             c.waitFor(Duration.ofSeconds(5));
                         } catch (AssertionError stuck) {
