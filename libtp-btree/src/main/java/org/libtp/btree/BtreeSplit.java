@@ -324,6 +324,14 @@ final class BtreeSplit {
              PinnedPage hb = PinnedPage.of(tree.bm, tree.allocate(log)).dirty()) {
             Page a = ha.page();
             Page b = hb.page();
+            if (new BtreePage(root).isLeaf()) {
+                // The root leaf's records, this transaction's uncommitted ones among them, move to
+                // a and b: the root's WRITE lock, held to commit, must move with them, or another
+                // transaction could change a neighbour of a record this one may still roll back.
+                // New pages, so nobody waits; internal pages are not held to commit.
+                prot.lock(a.pageNo(), LockMode.WRITE);
+                prot.lock(b.pageNo(), LockMode.WRITE);
+            }
             root.latch(); // the caller's page: it unpins it
             try {
                 ha.latch();

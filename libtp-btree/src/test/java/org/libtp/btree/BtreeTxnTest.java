@@ -24,6 +24,7 @@ import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The B-tree in TP mode (page locks, logging): random transactions with aborts, then recovery. */
@@ -312,6 +313,26 @@ class BtreeTxnTest {
             f.abort(t);
             assertEquals(400, f.tree.stats().entries());
             assertEquals(List.of(), f.tree.verify());
+        }
+    }
+    @Test
+    void theRootLeafsSplitKeepsTheSplittersLocksOnBothHalves() {
+        try (Tp f = new Tp(home)) {
+            Txn t = f.tp.txn().begin();
+            int i = 0;
+            while (f.tp.buffers().pageCount(f.tree.file) <= Btree.ROOT + 1) { // until the root leaf splits
+                f.tree.put(bytes(String.format("k%05d", i++)), new byte[60], false, f.prot(t), f.log(t));
+            }
+            long pages = f.tp.buffers().pageCount(f.tree.file);
+            Txn u = f.tp.txn().begin();
+            for (long p = Btree.ROOT + 1; p < pages; p++) { // the two halves hold t's uncommitted records
+                assertFalse(f.prot(u).tryLock(p, org.libtp.core.lock.LockMode.READ),
+                        "page " + p + " of " + pages + " is not locked by the transaction that split the root");
+            }
+            f.abort(u);
+            f.abort(t);
+            assertEquals(List.of(), f.tree.verify());
+            assertEquals(0, f.tree.stats().entries());
         }
     }
 }
