@@ -395,6 +395,19 @@ public final class SharedLog implements LogManager {
         return mem.getLongVolatile(OFF_FLUSHED_LSN);
     }
 
+    /**
+     * Waits until this process's write-back thread has run what was queued on it, then writes
+     * the whole buffer out: afterwards nothing of this process writes the log until the next
+     * append. For tests that need records to be in the buffer only.
+     */
+    void drainWriteBehindForTest() throws InterruptedException {
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        if (files.runBehind(done::countDown)) {
+            done.await();
+        }
+        buffer.writeOut();
+    }
+
     /** Deletes log file {@code n} (archiving); never the current one. */
     public void removeFile(int n) {
         files.removeFile(n);
