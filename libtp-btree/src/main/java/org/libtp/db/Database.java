@@ -50,11 +50,13 @@ public final class Database implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Database.class);
     private final Environment env;
     private final String name;
-    final AccessMethods.Tree tree;
-    final Recno recno;
+    /* Bound to the managers of environment incarnation boundIncarnation: rebound after a reopen. */
+    volatile AccessMethods.Tree tree;
+    volatile Recno recno;
+    private volatile long boundIncarnation;
     private final DatabaseConfig config;
     private volatile boolean closed;
-    private final int fileId;
+    private volatile int fileId;
     private final String fileName;
     /** The file's generation when this handle last found its name in the catalog. */
     private volatile long generation;
@@ -76,6 +78,35 @@ public final class Database implements AutoCloseable {
         this.fileId = fileId;
         this.fileName = fileName;
         this.generation = generation;
+        this.boundIncarnation = env.incarnation;
+    }
+
+    /**
+     * Binds this handle to the managers of the environment's current incarnation if a reopen
+     * replaced them; called inside the environment's gate. The file keeps its name and id (the
+     * file registry is on disk); its generation is read again from the catalog.
+     */
+    void bind() {
+        long inc = env.incarnation;
+        if (boundIncarnation == inc) {
+            return;
+        }
+        synchronized (this) {
+            if (boundIncarnation == inc) {
+                return;
+            }
+            int file = env.tp.buffers().open(fileName);
+            if (recno != null) {
+                Recno r = env.am.recno(file);
+                r.open();
+                recno = r;
+            } else {
+                tree = env.am.tree(file);
+            }
+            fileId = file;
+            generation = -1; // unknown: the next check reads the catalog
+            boundIncarnation = inc;
+        }
     }
 
     /**
@@ -219,8 +250,18 @@ public final class Database implements AutoCloseable {
      */
     public byte[] get(Transaction txn, byte[] key) {
         checkKey(key);
-        if (direct(txn)) {
-            return tree.get(txn == null ? null : txn.txn, key);
+        if (directMode(txn)) {
+            long inc = env.enter();
+            org.libtp.core.RunRecoveryException failed;
+            try {
+                checkDirect(txn);
+                return tree.get(txn == null ? null : txn.txn, key);
+            } catch (org.libtp.core.RunRecoveryException e) {
+                failed = e;
+            } finally {
+                env.exit();
+            }
+            env.afterFailure(failed, inc, txn != null, false); // returns if it may run again
         }
         return run(txn, false, t -> tree.get(t, key));
     }
@@ -230,14 +271,16 @@ public final class Database implements AutoCloseable {
      * {@code txn}, or any UNPROTECTED read), without its two lambdas: the hot read path
      * allocates nothing. True after the checks, if the caller may call the tree itself.
      */
-    private boolean direct(Transaction txn) {
+    private boolean directMode(Transaction txn) {
         OpenMode mode = env.config.mode();
-        if (txn == null ? mode != OpenMode.UNPROTECTED : mode != OpenMode.TP) {
-            return false;
-        }
+        return txn == null ? mode == OpenMode.UNPROTECTED : mode == OpenMode.TP;
+    }
+
+    /** The checks of a direct read, inside the gate. */
+    private void checkDirect(Transaction txn) {
         check(txn, false);
+        bind();
         checkCurrent(txn == null ? null : txn.txn);
-        return true;
     }
 
     /**
@@ -309,8 +352,18 @@ public final class Database implements AutoCloseable {
         if (reader == null) {
             throw new IllegalArgumentException("reader must not be null");
         }
-        if (direct(txn)) {
-            return tree.read(txn == null ? null : txn.txn, key, reader);
+        if (directMode(txn)) {
+            long inc = env.enter();
+            org.libtp.core.RunRecoveryException failed;
+            try {
+                checkDirect(txn);
+                return tree.read(txn == null ? null : txn.txn, key, reader);
+            } catch (org.libtp.core.RunRecoveryException e) {
+                failed = e;
+            } finally {
+                env.exit();
+            }
+            env.afterFailure(failed, inc, txn != null, false); // returns if it may run again
         }
         return run(txn, false, t -> tree.read(t, key, reader));
     }
@@ -427,8 +480,15 @@ public final class Database implements AutoCloseable {
 
     public DatabaseStats stat() {
         checkOpen();
+        return env.guarded(null, () -> {
+            bind();
+            return statNow();
+        });
+    }
+
+    private DatabaseStats statNow() {
         if (recno != null) { // a meta page, then data pages of fixed-length records
-            long n = count(null);
+            long n = env.config.mode() == OpenMode.TP ? env.autoCommit(t -> recno.count(t)) : recno.count(null);
             long pages = env.tp.buffers().pageCount(fileId);
             long dataPages = Math.max(0, pages - 1);
             double fill = dataPages == 0 ? 0 : 100.0 * n * recno.recordLength() / (dataPages * (double) env.tp.buffers().pageSize());
@@ -458,16 +518,22 @@ public final class Database implements AutoCloseable {
      */
     public List<String> verify() {
         checkOpen();
-        if (recno != null) {
-            return recno.verify();
-        }
-        return tree.verify();
+        return env.guarded(null, () -> {
+            bind();
+            return recno != null ? recno.verify() : tree.verify();
+        });
     }
 
     // ------------------------------------------------------------------ mode dispatch
 
     <T> T run(Transaction txn, boolean write, Function<Txn, T> unchecked) {
+        return env.guarded(txn, () -> dispatch(txn, write, unchecked));
+    }
+
+    /** {@link #run} inside the environment's gate. */
+    private <T> T dispatch(Transaction txn, boolean write, Function<Txn, T> unchecked) {
         check(txn, write);
+        bind();
         Function<Txn, T> op = t -> {
             checkCurrent(t);
             return unchecked.apply(t);

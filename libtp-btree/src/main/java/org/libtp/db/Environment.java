@@ -4,7 +4,9 @@ import org.libtp.btree.AccessMethods;
 import org.libtp.core.DatabaseNotFoundException;
 import org.libtp.core.DeadlockException;
 import org.libtp.core.EnvironmentAccessException;
+import org.libtp.core.EnvironmentReopenedException;
 import org.libtp.core.LockTimeoutException;
+import org.libtp.core.RunRecoveryException;
 import org.libtp.core.buffer.BufferConfig;
 import org.libtp.core.buffer.BufferStats;
 import org.libtp.core.env.RegionEnvironment;
@@ -56,19 +58,40 @@ import java.util.function.Function;
  */
 public final class Environment implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Environment.class);
-    final TxnEnvironment tp;
+    /*
+     * The managers of the current incarnation: replaced together by a reopen, only while no
+     * thread of this JVM is inside an operation of this handle (the gate is closed and drained),
+     * so an operation never mixes two incarnations' managers.
+     */
+    volatile TxnEnvironment tp;
+    volatile AccessMethods am;
+    volatile Catalog catalog;
+    /** Counts the reopens: a Transaction, Database binding or Cursor of an older one is stale. */
+    volatile long incarnation;
     final EnvironmentConfig config;
-    final AccessMethods am;
-    final Catalog catalog;
+    private final Path home;
+    private final Storage storage;
+    /** Opened by {@link #join}: a reopen joins too. */
+    private final boolean joined;
     private final Set<Database> open = ConcurrentHashMap.newKeySet();
     /** Transactions begun through this handle and not yet ended: close() aborts them. */
     private final Set<Transaction> active = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    private final Gate gate = new Gate();
+    private final Object reopenLock = new Object();
+    /** Set when a reopen did not succeed in time: what operations throw until one does. */
+    private volatile RunRecoveryException broken;
+    private volatile java.util.concurrent.ScheduledFuture<?> watch;
+    /** The watcher has a reopen thread running. */
+    private final java.util.concurrent.atomic.AtomicBoolean reopening = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private Environment(TxnEnvironment tp, EnvironmentConfig config, AccessMethods am) {
+    private Environment(TxnEnvironment tp, EnvironmentConfig config, Storage storage, boolean joined) {
         this.tp = tp;
         this.config = config;
-        this.am = am;
+        this.storage = storage;
+        this.joined = joined;
+        this.home = tp.env().home();
+        this.am = new AccessMethods(tp, config.keyOrders()::get);
         this.catalog = new Catalog(this);
     }
 
@@ -120,6 +143,21 @@ public final class Environment implements AutoCloseable {
 
     private static Environment open(Path dir, EnvironmentConfig requested, Storage storage,
                                     boolean adopt) {
+        Object[] opened = attach(dir, requested, storage, adopt);
+        TxnEnvironment tp = (TxnEnvironment) opened[0];
+        try {
+            Environment env = new Environment(tp, (EnvironmentConfig) opened[1], storage, adopt);
+            env.catalog.open();
+            env.startWatch();
+            return env;
+        } catch (RuntimeException e) {
+            tp.close();
+            throw e;
+        }
+    }
+
+    /** Attaches the managers: {TxnEnvironment, the EnvironmentConfig in force}. */
+    private static Object[] attach(Path dir, EnvironmentConfig requested, Storage storage, boolean adopt) {
         RegionEnvironmentConfig.Builder core =
                 RegionEnvironmentConfig.builder().maxProcesses(requested.maxProcesses());
         if (requested.regionPlacement() != null) {
@@ -153,14 +191,7 @@ public final class Environment implements AutoCloseable {
                         .escalationThreshold(config.lockEscalationThreshold()).build(),
                 storage, parts -> List.of(AccessMethods.recordManager(parts.buffers(), c.keyOrders()::get)));
         }
-        try {
-            Environment env = new Environment(tp, config, new AccessMethods(tp, config.keyOrders()::get));
-            env.catalog.open();
-            return env;
-        } catch (RuntimeException e) {
-            tp.close();
-            throw e;
-        }
+        return new Object[] {tp, config};
     }
 
     /**
@@ -250,7 +281,7 @@ public final class Environment implements AutoCloseable {
     }
 
     public Path home() {
-        return tp.env().home();
+        return home;
     }
 
     /**
@@ -263,12 +294,24 @@ public final class Environment implements AutoCloseable {
      * only TP mode's databases are brought back to their last committed state.
      */
     public boolean wasRecovered() {
-        return tp.txn().ranRecovery() && tp.env().wasUnclean();
+        TxnEnvironment t = tp;
+        return t.txn().ranRecovery() && t.env().wasUnclean();
+    }
+
+    /**
+     * How many times this handle has reopened the environment after it failed (see
+     * {@link EnvironmentConfig#reopenTimeoutMillis()}); 0 if it never failed under it.
+     */
+    public long reopenCount() {
+        return incarnation;
     }
 
     /** Statistics of the log, locks, buffer pool and transactions now; see {@link EnvironmentStats}. */
     public EnvironmentStats stats() {
-        checkOpen();
+        return guarded(null, this::statsNow);
+    }
+
+    private EnvironmentStats statsNow() {
         int[] files = tp.log().fileNumbers();
         LogManager.ForceTotals forced = tp.log().forceTotals();
         EnvironmentStats.Log log = new EnvironmentStats.Log(tp.log().endLsn(), tp.log().flushedLsn(),
@@ -320,9 +363,11 @@ public final class Environment implements AutoCloseable {
         if (!readOnly) {
             checkWritable("a writable transaction (begin a read-only one: beginTransaction(durability, true))");
         }
-        Transaction t = new Transaction(this, tp.txn().begin(durability.core()), readOnly);
-        active.add(t);
-        return t;
+        return guarded(null, () -> {
+            Transaction t = new Transaction(this, tp.txn().begin(durability.core()), readOnly, incarnation);
+            active.add(t);
+            return t;
+        });
     }
 
     /**
@@ -347,6 +392,12 @@ public final class Environment implements AutoCloseable {
             throw new IllegalArgumentException("key order '" + config.keyOrder() + "' is not registered; register it "
                     + "with EnvironmentConfig.Builder.keyOrder in every process");
         }
+        Database db = guarded(txn, () -> openIn(txn, name, config));
+        open.add(db);
+        return db;
+    }
+
+    private Database openIn(Transaction txn, String name, DatabaseConfig config) {
         checkTxn(txn);
         Database db;
         if (this.config.readOnly() && config.allowCreate()) {
@@ -362,7 +413,6 @@ public final class Environment implements AutoCloseable {
         } else {
             db = catalog.open(txn, name, config);
         }
-        open.add(db);
         return db;
     }
 
@@ -377,7 +427,10 @@ public final class Environment implements AutoCloseable {
         Catalog.checkName(name);
         checkTxn(txn);
         checkWritable("removing database " + name);
-        catalog.remove(txn, name);
+        guarded(txn, () -> {
+            catalog.remove(txn, name);
+            return null;
+        });
     }
 
     /**
@@ -393,7 +446,10 @@ public final class Environment implements AutoCloseable {
         Catalog.checkName(to);
         checkTxn(txn);
         checkWritable("renaming database " + from);
-        catalog.rename(txn, from, to);
+        guarded(txn, () -> {
+            catalog.rename(txn, from, to);
+            return null;
+        });
     }
 
     /**
@@ -404,11 +460,13 @@ public final class Environment implements AutoCloseable {
      */
     public List<Path> archivableLogFiles() {
         checkOpen();
-        List<Path> out = new java.util.ArrayList<>();
-        for (int n : tp.txn().archivableLogFiles()) {
-            out.add(home().resolve(LogFileHeader.fileName(n)));
-        }
-        return out;
+        return guarded(null, () -> {
+            List<Path> out = new java.util.ArrayList<>();
+            for (int n : tp.txn().archivableLogFiles()) {
+                out.add(home().resolve(LogFileHeader.fileName(n)));
+            }
+            return out;
+        });
     }
 
     /**
@@ -421,7 +479,7 @@ public final class Environment implements AutoCloseable {
         if (config.readOnly()) {
             throw new IllegalStateException("environment " + home() + " was opened with EnvironmentConfig.readOnly");
         }
-        return tp.txn().removeLogFiles();
+        return guarded(null, () -> tp.txn().removeLogFiles());
     }
 
     /**
@@ -460,7 +518,7 @@ public final class Environment implements AutoCloseable {
             throw new IllegalStateException("hot backup of " + home() + " needs OpenMode.TP (open mode is "
                     + this.config.mode() + ", which keeps no log): close it in every process and copy the directory");
         }
-        return HotBackup.backup(tp, dest, config);
+        return guardedOnce(() -> HotBackup.backup(tp, dest, config));
     }
 
     /**
@@ -519,13 +577,13 @@ public final class Environment implements AutoCloseable {
     /** The processes attached to the environment now, this one included (for monitoring tools). */
     public List<RegionEnvironment.AttachedProcess> attachedProcesses() {
         checkOpen();
-        return tp.env().attachedProcesses();
+        return guarded(null, () -> tp.env().attachedProcesses());
     }
 
     /** The transactions active now, in every process (for monitoring tools). */
     public List<TransactionManager.ActiveTransaction> activeTransactions() {
         checkOpen();
-        return tp.txn().activeTransactions();
+        return guarded(null, () -> tp.txn().activeTransactions());
     }
 
     /**
@@ -534,7 +592,7 @@ public final class Environment implements AutoCloseable {
      */
     public LockTableSnapshot lockTable() {
         checkOpen();
-        return tp.locks().snapshot();
+        return guarded(null, () -> tp.locks().snapshot());
     }
 
     /**
@@ -544,19 +602,19 @@ public final class Environment implements AutoCloseable {
      */
     public int detectDeadlocks() {
         checkOpen();
-        return tp.locks().detect();
+        return guarded(null, () -> tp.locks().detect());
     }
 
     /** The name of data file {@code fileId} (as lock objects and log records name files). */
     public String dataFileName(int fileId) {
         checkOpen();
-        return tp.buffers().fileName(fileId);
+        return guarded(null, () -> tp.buffers().fileName(fileId));
     }
 
     /** Names of the databases, in order. */
     public List<String> databaseNames() {
         checkOpen();
-        return catalog.names();
+        return guarded(null, () -> catalog.names());
     }
 
     /**
@@ -569,20 +627,26 @@ public final class Environment implements AutoCloseable {
         if (name == null) {
             throw new IllegalArgumentException("database name must not be null");
         }
-        return catalog.type(name);
+        return guarded(null, () -> catalog.type(name));
     }
 
     /** Takes a checkpoint now (TP mode); also writes the unlogged pages of the other modes. */
     public void checkpoint() {
         checkOpen();
-        tp.txn().checkpoint();
+        guarded(null, () -> {
+            tp.txn().checkpoint();
+            return null;
+        });
     }
 
     /** Writes every changed page to its file and forces the files. */
     public void sync() {
         checkOpen();
-        tp.log().flush(tp.log().endLsn(), org.libtp.core.log.Durability.SYNC);
-        tp.buffers().sync();
+        guarded(null, () -> {
+            tp.log().flush(tp.log().endLsn(), org.libtp.core.log.Durability.SYNC);
+            tp.buffers().sync();
+            return null;
+        });
     }
 
     /**
@@ -657,10 +721,11 @@ public final class Environment implements AutoCloseable {
                     t.commit();
                 }
                 return result;
-            } catch (DeadlockException | LockTimeoutException e) {
+            } catch (DeadlockException | LockTimeoutException | EnvironmentReopenedException e) {
                 abortAfter(t, e);
-                if (attempt >= attempts) {
-                    throw e;
+                if (attempt >= attempts
+                        || e instanceof EnvironmentReopenedException r && r.commitInDoubt()) {
+                    throw e; // a commit in doubt may have committed: running it again could apply it twice
                 }
                 LOG.debug("transaction {} of {}: attempt {} of {} failed ({}); retrying", t.id(), home(), attempt,
                         attempts, e.toString());
@@ -715,7 +780,11 @@ public final class Environment implements AutoCloseable {
             Txn t = tp.txn().begin();
             try {
                 T r = op.apply(t);
-                tp.txn().commit(t);
+                try {
+                    tp.txn().commit(t);
+                } catch (RunRecoveryException e) {
+                    throw new CommitInDoubt(e);
+                }
                 am.ended(t, true);
                 return r;
             } catch (DeadlockException e) {
@@ -739,7 +808,255 @@ public final class Environment implements AutoCloseable {
             if (txn.env != this) {
                 throw new IllegalArgumentException("transaction " + txn.id() + " belongs to another environment handle");
             }
+            txn.checkCurrent();
             txn.txn.checkActive();
+        }
+    }
+
+    // ------------------------------------------------------------------ failure and reopen
+
+    /**
+     * A commit failed with the environment (its commit record may be in the log): the
+     * operation is not run again after a reopen.
+     */
+    static final class CommitInDoubt extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final RunRecoveryException failure;
+
+        CommitInDoubt(RunRecoveryException failure) {
+            super(failure.getMessage(), failure, false, false);
+            this.failure = failure;
+        }
+    }
+
+    /** Reopens after one failure of an operation at most this often before giving up. */
+    private static final int MAX_REOPENS_PER_CALL = 3;
+
+    /**
+     * Enters an operation of this handle (the gate) and returns the incarnation it runs in;
+     * waits while a reopen is under way (at most the reopen timeout). Pair with {@link #exit()}.
+     */
+    long enter() {
+        long deadline = 0;
+        for (;;) {
+            checkOpen();
+            if (gate.enter()) {
+                RunRecoveryException b = broken;
+                if (b == null) {
+                    return incarnation;
+                }
+                gate.exit();
+                if (!tryReopen(incarnation, b, 0)) {
+                    throw b;
+                }
+                continue;
+            }
+            if (deadline == 0) {
+                deadline = System.nanoTime() + (config.reopenTimeoutMillis() + 5_000) * 1_000_000L;
+            } else if (System.nanoTime() - deadline > 0) {
+                throw new RunRecoveryException("environment " + home + " is being reopened by another thread of this "
+                        + "process and the reopen did not end within reopenTimeoutMillis=" + config.reopenTimeoutMillis()
+                        + " ms; close the environment and open it again");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+    }
+
+    void exit() {
+        gate.exit();
+    }
+
+    /**
+     * Runs {@code op} inside the gate. If the environment fails under it, this handle reopens it
+     * (outside the gate) and runs {@code op} again when nothing of it was in flight ({@code txn}
+     * null, not a commit), or else throws {@link EnvironmentReopenedException}.
+     */
+    <T> T guarded(Transaction txn, java.util.function.Supplier<T> op) {
+        for (int reopens = 0; ; reopens++) {
+            long inc = enter();
+            RunRecoveryException failed;
+            boolean inDoubt = false;
+            try {
+                return op.get();
+            } catch (RunRecoveryException e) {
+                failed = e;
+            } catch (CommitInDoubt e) {
+                failed = e.failure;
+                inDoubt = true;
+            } finally {
+                exit();
+            }
+            afterFailure(failed, inc, txn != null || inDoubt || reopens >= MAX_REOPENS_PER_CALL, inDoubt);
+        }
+    }
+
+    /** {@link #guarded} for an operation that is not run again after a reopen (a backup). */
+    <T> T guardedOnce(java.util.function.Supplier<T> op) {
+        long inc = enter();
+        RunRecoveryException failed;
+        try {
+            return op.get();
+        } catch (RunRecoveryException e) {
+            failed = e;
+        } finally {
+            exit();
+        }
+        afterFailure(failed, inc, true, false);
+        throw failed; // not reached
+    }
+
+    /**
+     * Called outside the gate after {@code failed} came out of an operation that entered in
+     * incarnation {@code inc}: reopens (unless another thread did already) and returns if the
+     * operation may run again; throws {@link EnvironmentReopenedException} if something of it
+     * was in flight ({@code inFlight}), or {@code failed} if the environment could not be
+     * reopened (or reopening is off).
+     */
+    void afterFailure(RunRecoveryException failed, long inc, boolean inFlight, boolean inDoubt) {
+        if (config.reopenTimeoutMillis() == 0 || closed) {
+            throw failed;
+        }
+        if (!tryReopen(inc, failed, config.reopenTimeoutMillis())) {
+            RunRecoveryException b = broken;
+            throw b != null ? b : failed;
+        }
+        if (inFlight) {
+            throw new EnvironmentReopenedException("environment " + home + " failed while "
+                    + (inDoubt ? "this transaction was committing: it may have committed or not (read to find out "
+                    + "before running it again)" : "this transaction was in flight; it was rolled back by the "
+                    + "recovery of the reopen: abort it and run it again")
+                    + " (the failure: " + failed.getMessage() + ")", inDoubt, failed);
+        }
+    }
+
+    /**
+     * Reopens the environment unless incarnation {@code inc} is no longer current (another
+     * thread reopened it: true) or this handle is closed (false): closes the gate and waits until
+     * no thread of this JVM is inside an operation, detaches from the failed regions, then opens
+     * again and again until every other process has detached too and the first opener has run
+     * recovery, for at most {@code timeoutMillis} (0: one attempt). True if the handle is usable.
+     */
+    private boolean tryReopen(long inc, RunRecoveryException cause, long timeoutMillis) {
+        synchronized (reopenLock) {
+            if (closed) {
+                return false;
+            }
+            if (incarnation != inc) {
+                return broken == null;
+            }
+            long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+            if (!gate.closeAndDrain(Math.max(timeoutMillis, 100) * 1_000_000L)) {
+                gate.open();
+                LOG.error("environment {} failed and cannot be reopened: a thread of this process stayed inside an "
+                        + "operation for {} ms", home, timeoutMillis);
+                return false;
+            }
+            try {
+                if (broken == null) {
+                    LOG.warn("environment {} failed ({}); this process detaches and reopens it", home, cause.getMessage());
+                    try {
+                        tp.close(); // a failed environment closes without writing anything
+                    } catch (RuntimeException e) {
+                        LOG.warn("detaching from failed environment {}: {}", home, e.toString());
+                    }
+                }
+                long pause = 5;
+                for (int attempt = 1; ; attempt++) {
+                    try {
+                        Object[] opened = attach(home, config, storage, joined);
+                        TxnEnvironment fresh = (TxnEnvironment) opened[0];
+                        try {
+                            tp = fresh;
+                            am = new AccessMethods(fresh, config.keyOrders()::get);
+                            Catalog c = new Catalog(this);
+                            catalog = c;
+                            c.open();
+                        } catch (RuntimeException e) {
+                            fresh.close();
+                            throw e;
+                        }
+                        for (Transaction t : active) {
+                            t.stale();
+                        }
+                        active.clear();
+                        broken = null;
+                        incarnation = inc + 1;
+                        LOG.warn("environment {} reopened after its failure ({} attempt(s); recovered here: {})", home,
+                                attempt, wasRecovered());
+                        return true;
+                    } catch (RunRecoveryException e) {
+                        // Other processes still have it open, or it failed again: wait for them.
+                        if (System.nanoTime() - deadline > 0) {
+                            broken = new RunRecoveryException("environment " + home + " failed (" + cause.getMessage()
+                                    + ") and could not be reopened within reopenTimeoutMillis=" + timeoutMillis
+                                    + " ms: " + e.getMessage() + ". It is reopened by the next operation once every "
+                                    + "other process has closed it (or reopened it)", e);
+                            return false;
+                        }
+                    } catch (RuntimeException e) {
+                        broken = new RunRecoveryException("environment " + home + " failed (" + cause.getMessage()
+                                + ") and reopening it failed: " + e + ". Close it and open it again", e);
+                        LOG.error("reopening failed environment {}: {}", home, e.toString());
+                        return false;
+                    }
+                    java.util.concurrent.locks.LockSupport.parkNanos(pause * 1_000_000L);
+                    pause = Math.min(pause * 2, 50);
+                }
+            } finally {
+                gate.open();
+            }
+        }
+    }
+
+    /** Looks for a failure of the environment every so often, so that an idle process detaches too. */
+    private static final java.util.concurrent.ScheduledExecutorService WATCHER =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "libtp-reopen-watch");
+                t.setDaemon(true);
+                return t;
+            });
+
+    /** How often an idle handle looks whether the environment failed. */
+    static final long WATCH_MILLIS = 100;
+
+    private void startWatch() {
+        if (config.reopenTimeoutMillis() > 0) {
+            watch = WATCHER.scheduleWithFixedDelay(this::watchOnce, WATCH_MILLIS, WATCH_MILLIS,
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void watchOnce() {
+        try {
+            if (closed || !gate.enter()) {
+                return;
+            }
+            long inc;
+            RunRecoveryException failed = broken;
+            try {
+                inc = incarnation;
+                if (failed == null && tp.env().isFailed()) {
+                    failed = new RunRecoveryException("environment " + home + " was found failed");
+                }
+            } finally {
+                gate.exit();
+            }
+            if (failed != null && reopening.compareAndSet(false, true)) {
+                // On a thread of its own: a reopen waits for the other handles to detach, and the
+                // other handles of this JVM are watched by this thread.
+                RunRecoveryException f = failed;
+                Thread t = new Thread(() -> {
+                    try {
+                        tryReopen(inc, f, f == broken ? 0 : config.reopenTimeoutMillis());
+                    } finally {
+                        reopening.set(false);
+                    }
+                }, "libtp-reopen");
+                t.setDaemon(true);
+                t.start();
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("watching environment {}: {}", home, e.toString());
         }
     }
 
@@ -753,7 +1070,7 @@ public final class Environment implements AutoCloseable {
 
     void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("environment " + tp.env().home() + " is closed");
+            throw new IllegalStateException("environment " + home + " is closed");
         }
     }
 
@@ -782,11 +1099,32 @@ public final class Environment implements AutoCloseable {
         if (closed) {
             return;
         }
+        java.util.concurrent.ScheduledFuture<?> w = watch;
+        if (w != null) {
+            w.cancel(false);
+        }
+        synchronized (reopenLock) { // not while a reopen swaps the managers
+            closeNow();
+        }
+    }
+
+    private void closeNow() {
+        if (closed) {
+            return;
+        }
+        if (broken != null) { // detached already by the reopen that did not succeed
+            closed = true;
+            for (Database db : open) {
+                db.close();
+            }
+            active.clear();
+            return;
+        }
         for (Database db : open) {
             db.closeCursors("environment " + home() + " is closing");
         }
         for (Transaction t : active) {
-            if (t.isActive()) {
+            if (t.isActive() && t.incarnation == incarnation) {
                 LOG.warn("closing environment {}: transaction {} is still active; aborting it", home(), t.id());
                 try {
                     t.abort();
@@ -808,6 +1146,6 @@ public final class Environment implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Environment[" + tp.env().home() + ", " + config.mode() + (closed ? ", closed" : "") + "]";
+        return "Environment[" + home + ", " + config.mode() + (closed ? ", closed" : "") + "]";
     }
 }

@@ -88,6 +88,15 @@ import java.util.Map;
  * @param maxRetryDelayMillis   ... and the longest pause before a retry, 0..60000 (default 100): the
  *                              pause doubles from 1 ms up to this, each a random fraction of it, so
  *                              that the transactions of a deadlock do not meet again in step
+ * @param reopenTimeoutMillis   how long this handle may take to reopen the environment after it failed
+ *                              (a process died where its work cannot be repaired in place), 0..600000
+ *                              (default 30000; 0: no transparent reopen). The handle detaches, waits
+ *                              until every other process has too, lets the first reopener recover
+ *                              and attaches again; {@code Database}, {@code Cursor} positions and
+ *                              the handle itself stay valid. A transaction in flight gets an
+ *                              {@link org.libtp.core.EnvironmentReopenedException} (retry it;
+ *                              {@link Environment#inTransaction} does). If the reopen does not
+ *                              succeed in time, operations throw {@code RunRecoveryException}
  * @param keepLogFiles          keep the log files recovery no longer needs (default false: they are
  *                              removed after each checkpoint, so the log takes a few files). True keeps
  *                              them for backups and catastrophic recovery until the application
@@ -129,13 +138,15 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
                                 long checkpointSeconds, int maxTransactions, int maxProcesses, int maxLocks,
                                 int maxLockObjects, long lockTimeoutMillis, VictimPolicy deadlockVictim,
                                 long deadlockDetectIntervalMillis, boolean earlyLockRelease,
-                                int maxTransactionAttempts, long maxRetryDelayMillis, boolean keepLogFiles,
+                                int maxTransactionAttempts, long maxRetryDelayMillis, long reopenTimeoutMillis, boolean keepLogFiles,
                                 boolean tornWriteProtection, int lockEscalationThreshold, RegionPlacement regionPlacement,
                                 java.nio.file.Path shmDirectory, Map<String, Comparator<byte[]>> keyOrders) {
     /** Default {@link #lockTimeoutMillis()}: 10 seconds. */
     public static final long DEFAULT_LOCK_TIMEOUT_MILLIS = 10_000;
     /** Default {@link #maxTransactionAttempts()}. */
     public static final int DEFAULT_TRANSACTION_ATTEMPTS = 10;
+    /** Default {@link #reopenTimeoutMillis()}: 30 seconds. */
+    public static final long DEFAULT_REOPEN_TIMEOUT_MILLIS = 30_000;
 
     public EnvironmentConfig {
         if (mode == null) {
@@ -182,6 +193,7 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
         }
         range("maxTransactionAttempts", maxTransactionAttempts, 1, 1000);
         range("maxRetryDelayMillis", maxRetryDelayMillis, 0, 60_000);
+        range("reopenTimeoutMillis", reopenTimeoutMillis, 0, 600_000);
         range("lockEscalationThreshold", lockEscalationThreshold, 0, Integer.MAX_VALUE);
     }
 
@@ -208,7 +220,7 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
                 .maxTransactions(maxTransactions).maxProcesses(maxProcesses).maxLocks(maxLocks)
                 .maxLockObjects(maxLockObjects).lockTimeoutMillis(lockTimeoutMillis).deadlockVictim(deadlockVictim)
                 .deadlockDetectIntervalMillis(deadlockDetectIntervalMillis).earlyLockRelease(earlyLockRelease)
-                .maxTransactionAttempts(maxTransactionAttempts).maxRetryDelayMillis(maxRetryDelayMillis)
+                .maxTransactionAttempts(maxTransactionAttempts).maxRetryDelayMillis(maxRetryDelayMillis).reopenTimeoutMillis(reopenTimeoutMillis)
                 .keepLogFiles(keepLogFiles).tornWriteProtection(tornWriteProtection)
                 .lockEscalationThreshold(lockEscalationThreshold)
                 .regionPlacement(regionPlacement).shmDirectory(shmDirectory);
@@ -238,6 +250,7 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
         private boolean earlyLockRelease;
         private int maxTransactionAttempts = DEFAULT_TRANSACTION_ATTEMPTS;
         private long maxRetryDelayMillis = 100;
+        private long reopenTimeoutMillis = DEFAULT_REOPEN_TIMEOUT_MILLIS;
         private boolean keepLogFiles;
         private boolean tornWriteProtection = true;
         private int lockEscalationThreshold = 1000;
@@ -373,6 +386,12 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
             return this;
         }
 
+        /** 0 turns transparent reopen off; see {@link EnvironmentConfig#reopenTimeoutMillis()}. */
+        public Builder reopenTimeoutMillis(long v) {
+            reopenTimeoutMillis = v;
+            return this;
+        }
+
         /** Registers key order {@code name} (1..64 characters of [A-Za-z0-9_.-]). */
         public Builder keyOrder(String name, Comparator<byte[]> order) {
             DatabaseConfig.checkOrderName(name);
@@ -387,7 +406,7 @@ public record EnvironmentConfig(OpenMode mode, Durability durability, boolean re
             return new EnvironmentConfig(mode, durability, readOnly, pageSize, cacheBytes, maxFiles, logFileSize,
                     logBufferSize, checkpointBytes, checkpointSeconds, maxTransactions, maxProcesses, maxLocks,
                     maxLockObjects, lockTimeoutMillis, deadlockVictim, deadlockDetectIntervalMillis, earlyLockRelease,
-                    maxTransactionAttempts, maxRetryDelayMillis, keepLogFiles, tornWriteProtection, lockEscalationThreshold,
+                    maxTransactionAttempts, maxRetryDelayMillis, reopenTimeoutMillis, keepLogFiles, tornWriteProtection, lockEscalationThreshold,
                     regionPlacement,
                     shmDirectory, keyOrders);
         }

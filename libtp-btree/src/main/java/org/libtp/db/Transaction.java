@@ -9,17 +9,44 @@ import org.libtp.core.txn.Txn;
  * {@link org.libtp.core.LockTimeoutException} it must be aborted (and may be run again:
  * {@link Environment#runInTransaction} does that). A transaction still active when the
  * environment is closed is aborted then, with a warning in the log.
+ *
+ * <p>If the environment fails while the transaction is active and the handle reopens it
+ * ({@link EnvironmentConfig#reopenTimeoutMillis()}), the recovery of the reopen rolls the
+ * transaction back: its next operation, or its commit, throws
+ * {@link org.libtp.core.EnvironmentReopenedException}; {@link #abort()} then does nothing more, and
+ * the work may run again in a new transaction.
  */
 public final class Transaction implements AutoCloseable {
     final Environment env;
     final Txn txn;
     final boolean readOnly;
+    /** The environment incarnation it runs in: after a reopen it has been rolled back. */
+    final long incarnation;
+    /** Rolled back by a reopen's recovery: ended, whatever its Txn (of the old managers) says. */
+    private volatile boolean stale;
     private Object attachment;
 
-    Transaction(Environment env, Txn txn, boolean readOnly) {
+    Transaction(Environment env, Txn txn, boolean readOnly, long incarnation) {
         this.env = env;
         this.txn = txn;
         this.readOnly = readOnly;
+        this.incarnation = incarnation;
+    }
+
+    /** The environment was reopened since this transaction began (its recovery rolled it back). */
+    void stale() {
+        stale = true;
+    }
+
+    /** Throws if the environment was reopened since this transaction began. */
+    void checkCurrent() {
+        if (stale || incarnation != env.incarnation) {
+            stale = true;
+            env.ended(this);
+            throw new org.libtp.core.EnvironmentReopenedException("transaction " + txn.id() + " was rolled back: "
+                    + "environment " + env.home() + " failed and was reopened while it was active; run it again in a new "
+                    + "transaction", false, null);
+        }
     }
 
     public long id() {
@@ -31,7 +58,7 @@ public final class Transaction implements AutoCloseable {
     }
 
     public boolean isActive() {
-        return !txn.isFinished();
+        return !stale && incarnation == env.incarnation && !txn.isFinished();
     }
 
     /**
@@ -62,14 +89,20 @@ public final class Transaction implements AutoCloseable {
      */
     public void commit() {
         env.checkOpen();
-        try {
-            env.tp.txn().commit(txn);
-        } finally {
-            if (!isActive()) {
-                env.ended(this);
+        env.guarded(this, () -> {
+            checkCurrent();
+            try {
+                env.tp.txn().commit(txn);
+            } catch (org.libtp.core.RunRecoveryException e) {
+                throw new Environment.CommitInDoubt(e);
+            } finally {
+                if (txn.isFinished()) {
+                    env.ended(this);
+                }
             }
-        }
-        env.am.ended(txn, true);
+            env.am.ended(txn, true);
+            return null;
+        });
     }
 
     /**
@@ -79,14 +112,29 @@ public final class Transaction implements AutoCloseable {
      */
     public void abort() {
         env.checkOpen();
-        try {
-            env.tp.txn().abort(txn);
-        } finally {
-            if (!isActive()) {
-                env.ended(this);
-            }
+        if (stale || incarnation != env.incarnation) {
+            stale = true; // rolled back by the reopen's recovery already
+            env.ended(this);
+            return;
         }
-        env.am.ended(txn, false);
+        try {
+            env.guarded(this, () -> {
+                checkCurrent();
+                try {
+                    env.tp.txn().abort(txn);
+                } finally {
+                    if (txn.isFinished()) {
+                        env.ended(this);
+                    }
+                }
+                env.am.ended(txn, false);
+                return null;
+            });
+        } catch (org.libtp.core.EnvironmentReopenedException e) {
+            // The environment failed during the abort and was reopened: recovery rolled it back.
+            stale = true;
+            env.ended(this);
+        }
     }
 
     /** Aborts if still active (try-with-resources: a transaction not committed is rolled back). */
@@ -94,10 +142,13 @@ public final class Transaction implements AutoCloseable {
     public void close() {
         if (isActive() && !env.isClosed()) {
             abort();
+        } else if (stale || incarnation != env.incarnation) {
+            env.ended(this);
         }
     }
 
     void checkWritable() {
+        checkCurrent();
         txn.checkActive();
         if (readOnly) {
             throw new IllegalStateException("transaction " + txn.id() + " is read-only; begin a writable one to change data");

@@ -79,14 +79,23 @@ public final class SqlErrors {
 
     /**
      * The engine's exception as a JDBC one: deadlock victims and lock timeouts are
-     * {@code SQLTransactionRollbackException} 40001 (retry the transaction); damage and a failed
-     * environment are {@code SQLNonTransientConnectionException} (08xxx: reopen); a full disk is
+     * {@code SQLTransactionRollbackException} 40001 (retry the transaction), and so is a transaction
+     * rolled back by a transparent reopen of a failed environment (08007 if it failed in its
+     * commit: it may have committed); damage and a failed environment that could not be reopened
+     * are {@code SQLNonTransientConnectionException} (08xxx: reopen); a full disk is
      * a transient error (53100); misuse is 42000/HY000 with the engine's message.
      */
     public static SQLException map(RuntimeException e) {
         if (e instanceof DeadlockException || e instanceof LockTimeoutException
                 || e instanceof SelfDeadlockException) {
             return new SQLTransactionRollbackException(e.getMessage(), "40001", e);
+        }
+        if (e instanceof org.libtp.core.EnvironmentReopenedException r) {
+            // The environment failed and was reopened under the connection: the transaction was
+            // rolled back (retry it), unless it failed in its commit (it may have committed).
+            return r.commitInDoubt()
+                    ? new java.sql.SQLTransientConnectionException(e.getMessage(), "08007", e)
+                    : new SQLTransactionRollbackException(e.getMessage(), "40001", e);
         }
         if (e instanceof RunRecoveryException) {
             return new SQLNonTransientConnectionException(e.getMessage(), "08006", e);
