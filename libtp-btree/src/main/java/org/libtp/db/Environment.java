@@ -77,6 +77,8 @@ public final class Environment implements AutoCloseable {
     /** Transactions begun through this handle and not yet ended: close() aborts them. */
     private final Set<Transaction> active = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    /** close() has begun: a failure met while closing is not reopened. */
+    private volatile boolean closing;
     private final Gate gate = new Gate();
     private final Object reopenLock = new Object();
     /** Set when a reopen did not succeed in time: what operations throw until one does. */
@@ -913,7 +915,7 @@ public final class Environment implements AutoCloseable {
      * reopened (or reopening is off).
      */
     void afterFailure(RunRecoveryException failed, long inc, boolean inFlight, boolean inDoubt) {
-        if (config.reopenTimeoutMillis() == 0 || closed) {
+        if (config.reopenTimeoutMillis() == 0 || closed || closing) {
             throw failed;
         }
         if (!tryReopen(inc, failed, config.reopenTimeoutMillis())) {
@@ -938,7 +940,7 @@ public final class Environment implements AutoCloseable {
      */
     private boolean tryReopen(long inc, RunRecoveryException cause, long timeoutMillis) {
         synchronized (reopenLock) {
-            if (closed) {
+            if (closed || closing) {
                 return false;
             }
             if (incarnation != inc) {
@@ -1099,6 +1101,7 @@ public final class Environment implements AutoCloseable {
         if (closed) {
             return;
         }
+        closing = true;
         java.util.concurrent.ScheduledFuture<?> w = watch;
         if (w != null) {
             w.cancel(false);

@@ -80,10 +80,22 @@
  *     names each setting with the running value and this process's</td>
  *     <td>open with the running values, or close the environment everywhere first; nothing
  *     changed</td></tr>
+ * <tr><td>{@link org.libtp.core.EnvironmentReopenedException}</td>
+ *     <td>the environment failed while this transaction was active (a process died where its
+ *     work cannot be repaired in place, or a log force failed) and the handle reopened it: every
+ *     process detached, the first to open again ran recovery, which rolled this transaction
+ *     back. The {@code Environment} and {@code Database} handles stay valid; cursors of the
+ *     transaction are done. {@code commitInDoubt()}: it failed during its commit, which may have
+ *     happened</td>
+ *     <td>abort (a no-op now) and run the transaction again ({@code runInTransaction} does);
+ *     if {@code commitInDoubt()}, first read whether its changes are there</td></tr>
  * <tr><td>{@link org.libtp.core.RunRecoveryException}</td>
- *     <td>the environment has failed: a process died holding a latch or pinned pages, or a log
- *     force failed; every call in every process throws it</td>
- *     <td>close the environment in every process, then open it again: the first open runs
+ *     <td>the environment has failed and this handle could not reopen it within
+ *     {@link org.libtp.db.EnvironmentConfig#reopenTimeoutMillis()} (another process keeps it
+ *     open without reopening: a tool, or a handle with reopening off), or reopening is off
+ *     ({@code reopenTimeoutMillis(0)})</td>
+ *     <td>close the environment in every process (or let the others reopen), then use it again:
+ *     the handle retries the reopen at its next call and every 100 ms; the first open runs
  *     recovery (committed transactions are kept)</td></tr>
  * <tr><td>{@link org.libtp.core.CorruptionException}</td>
  *     <td>a page or file failed its checksum or another check; the message names the file and

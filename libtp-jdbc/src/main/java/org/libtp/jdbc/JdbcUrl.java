@@ -21,6 +21,10 @@ import java.util.Properties;
  *  cache_size          bytes of the shared page cache, with k, m or g (default 64m)
  *  lock_timeout        milliseconds a lock request waits (default 10000; 0 = forever)
  *  read_only           true: this JVM only reads (default false)
+ *  reopen_timeout      milliseconds this JVM may take to reopen the environment after it failed
+ *                      under it (a process died where its work cannot be repaired in place):
+ *                      the transaction in flight gets 40001 (08007 if it failed in its commit),
+ *                      the connections stay valid (default 30000; 0: no reopen, 08006)
  *  join                true: where other processes have the environment open, take their
  *                      shared settings (cache size, page size, ...) instead of refusing
  *                      other ones (Berkeley DB's DB_JOINENV; for tools and monitors; default false)
@@ -30,7 +34,7 @@ import java.util.Properties;
  * An unknown option is an error naming it, not ignored.
  */
 record JdbcUrl(String url, Path dir, boolean create, Durability durability, boolean earlyLockRelease, long cacheBytes,
-               long lockTimeoutMillis, boolean readOnly, boolean join) {
+               long lockTimeoutMillis, boolean readOnly, boolean join, long reopenTimeoutMillis) {
     static final String PREFIX = "jdbc:libtp:";
 
     static boolean accepts(String url) {
@@ -73,6 +77,7 @@ record JdbcUrl(String url, Path dir, boolean create, Durability durability, bool
         long lockTimeout = EnvironmentConfig.DEFAULT_LOCK_TIMEOUT_MILLIS;
         boolean readOnly = false;
         boolean join = false;
+        long reopenTimeout = EnvironmentConfig.DEFAULT_REOPEN_TIMEOUT_MILLIS;
         for (Map.Entry<String, String> e : opts.entrySet()) {
             String v = e.getValue().trim();
             switch (e.getKey()) {
@@ -88,14 +93,15 @@ record JdbcUrl(String url, Path dir, boolean create, Durability durability, bool
                 case "lock_timeout" -> lockTimeout = size(e.getKey(), v);
                 case "read_only" -> readOnly = bool(e.getKey(), v);
                 case "join" -> join = bool(e.getKey(), v);
+                case "reopen_timeout" -> reopenTimeout = size(e.getKey(), v);
                 case "user", "password" -> {
                 }
                 default -> throw new SQLException("unknown option " + e.getKey() + " in " + url + " (known: create, durability, "
-                        + "early_lock_release, cache_size, lock_timeout, read_only, join)", "08001");
+                        + "early_lock_release, cache_size, lock_timeout, read_only, join, reopen_timeout)", "08001");
             }
         }
         return new JdbcUrl(url, Path.of(dir).toAbsolutePath().normalize(), create, durability, elr, cache, lockTimeout,
-                readOnly, join);
+                readOnly, join, reopenTimeout);
     }
 
     private static void put(Map<String, String> opts, String kv, String url) throws SQLException {

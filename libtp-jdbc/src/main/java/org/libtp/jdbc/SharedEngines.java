@@ -59,7 +59,8 @@ final class SharedEngines {
             String diff = u.cacheBytes() != s.opened().cacheBytes() ? "cache_size"
                     : u.lockTimeoutMillis() != s.opened().lockTimeoutMillis() ? "lock_timeout"
                     : u.earlyLockRelease() != s.opened().earlyLockRelease() ? "early_lock_release"
-                    : u.readOnly() != s.opened().readOnly() ? "read_only" : null;
+                    : u.readOnly() != s.opened().readOnly() ? "read_only"
+                    : u.reopenTimeoutMillis() != s.opened().reopenTimeoutMillis() ? "reopen_timeout" : null;
             if (diff != null) {
                 throw new SQLException(u.dir() + " is already open in this JVM with other " + diff + " (opened by "
                         + s.opened().url() + "); every connection of a JVM shares one environment", "08001");
@@ -86,7 +87,8 @@ final class SharedEngines {
         try {
             EnvironmentConfig c = EnvironmentConfig.builder().durability(u.durability())
                     .earlyLockRelease(u.earlyLockRelease()).cacheBytes(u.cacheBytes())
-                    .lockTimeoutMillis(u.lockTimeoutMillis()).readOnly(u.readOnly()).build();
+                    .lockTimeoutMillis(u.lockTimeoutMillis()).readOnly(u.readOnly())
+                    .reopenTimeoutMillis(u.reopenTimeoutMillis()).build();
             env = u.join() ? Environment.join(u.dir(), c) : Environment.open(u.dir(), c);
         } catch (IllegalArgumentException e) {
             throw new SQLException("bad setting in " + u.url() + ": " + e.getMessage(), "08001", e);

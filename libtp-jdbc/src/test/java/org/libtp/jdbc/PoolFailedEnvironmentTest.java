@@ -21,8 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A failed environment (RunRecoveryException: every statement fails with 08006) behind a
- * HikariCP pool: {@code isValid} says so, a new connection is refused with a clear 08006 instead
+ * A failed environment behind a HikariCP pool. By default the driver reopens it under the
+ * connections: the transaction in flight gets 40001, the pool keeps its connections, and the
+ * next statements work. With {@code reopen_timeout=0} (every statement then fails with 08006):
+ * {@code isValid} says so, a new connection is refused with a clear 08006 instead
  * of being handed the failed environment, and the pool, evicting its connections as they fail,
  * lets the last one close the environment: the next connection reopens it, recovered, with every
  * committed row.
@@ -41,7 +43,7 @@ class PoolFailedEnvironmentTest {
 
     @Test
     void thePoolEvictsConnectionsOfAFailedEnvironmentAndReopensItRecovered() throws Exception {
-        String url = "jdbc:libtp:" + dir.resolve("db");
+        String url = "jdbc:libtp:" + dir.resolve("db") + ";reopen_timeout=0";
         HikariConfig cfg = new HikariConfig();
         cfg.setJdbcUrl(url + ";create=true");
         cfg.setMaximumPoolSize(4);
@@ -107,6 +109,43 @@ class PoolFailedEnvironmentTest {
             }
             System.out.println("PoolFailedEnvironmentTest: the pool recovered after " + failures + " failed borrows");
             assertEquals(50, count, "the pool got a recovered environment within 20 s");
+        }
+    }
+
+    @Test
+    void withTransparentReopenTheTransactionInFlightGets40001AndThePoolGoesOn() throws Exception {
+        String url = "jdbc:libtp:" + dir.resolve("db2");
+        HikariConfig cfg = new HikariConfig();
+        cfg.setJdbcUrl(url + ";create=true");
+        cfg.setMaximumPoolSize(2);
+        cfg.setAutoCommit(false);
+        cfg.setConnectionTimeout(5_000);
+        try (HikariDataSource ds = new HikariDataSource(cfg)) {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE t (id INT PRIMARY KEY, v BIGINT NOT NULL)");
+                s.executeUpdate("INSERT INTO t VALUES (1, 10)");
+                c.commit();
+            }
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                s.executeUpdate("INSERT INTO t VALUES (2, 20)"); // in flight when the environment fails
+                failEnvironment(c);
+                SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate("INSERT INTO t VALUES (3, 30)"));
+                assertEquals("40001", e.getSQLState(), e.toString());
+                assertTrue(e.getMessage().contains("run it again"), e.getMessage());
+                c.rollback();
+                assertTrue(c.isValid(1), "the connection stays valid");
+                s.executeUpdate("INSERT INTO t VALUES (2, 20)"); // the retry
+                s.executeUpdate("INSERT INTO t VALUES (3, 30)");
+                c.commit();
+                assertEquals(1, c.unwrap(LibTpConnection.class).engine().environment().reopenCount());
+            }
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+                 ResultSet r = s.executeQuery("SELECT COUNT(*), SUM(v) FROM t")) {
+                assertTrue(r.next());
+                assertEquals(3, r.getInt(1));
+                assertEquals(60, r.getLong(2));
+                c.rollback();
+            }
         }
     }
 }
