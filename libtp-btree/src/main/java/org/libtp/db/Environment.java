@@ -40,6 +40,13 @@ import java.util.function.Function;
  * ({@link #wasRecovered()}). Thread-safe; open it once per process (opening it again in the same
  * process works too) and close it when done.
  *
+ * <p>If the environment fails (a process died where its work cannot be repaired in place, or a
+ * log force failed), this handle reopens it by itself: it waits until no thread of this process
+ * is inside one of its calls, detaches, and opens again until every other process has detached
+ * too; the first to open runs recovery. This handle and its {@link Database}s stay valid; a
+ * transaction that was active gets {@link org.libtp.core.EnvironmentReopenedException} (retry
+ * it; {@link #runInTransaction} does). See {@link EnvironmentConfig#reopenTimeoutMillis()}.
+ *
  * <pre>{@code
  * try (Environment env = Environment.open(dir, EnvironmentConfig.defaults());
  *      Database db = env.openDatabase(null, "accounts", DatabaseConfig.builder().allowCreate(true).build())) {

@@ -92,11 +92,14 @@ import java.util.Map;
  *                              (a process died where its work cannot be repaired in place), 0..600000
  *                              (default 30000; 0: no transparent reopen). The handle detaches, waits
  *                              until every other process has too, lets the first reopener recover
- *                              and attaches again; {@code Database}, {@code Cursor} positions and
- *                              the handle itself stay valid. A transaction in flight gets an
- *                              {@link org.libtp.core.EnvironmentReopenedException} (retry it;
- *                              {@link Environment#inTransaction} does). If the reopen does not
- *                              succeed in time, operations throw {@code RunRecoveryException}
+ *                              and attaches again; {@code Database} handles and the handle itself
+ *                              stay valid. A transaction in flight (and a cursor reading in it)
+ *                              gets an {@link org.libtp.core.EnvironmentReopenedException} (retry
+ *                              it; {@link Environment#inTransaction} does); an idle handle notices
+ *                              the failure within 100 ms. If the reopen does not succeed in time
+ *                              (another process keeps the failed environment open), operations
+ *                              throw {@code RunRecoveryException} and the handle tries again at
+ *                              the next one
  * @param keepLogFiles          keep the log files recovery no longer needs (default false: they are
  *                              removed after each checkpoint, so the log takes a few files). True keeps
  *                              them for backups and catastrophic recovery until the application
