@@ -17,7 +17,6 @@ import org.libtp.core.testkit.FuzzTries;
 import org.libtp.core.tp.TxnEnvironment;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
