@@ -4,6 +4,7 @@ import org.libtp.core.CorruptionException;
 import org.libtp.core.storage.Storage;
 import org.libtp.core.storage.StorageFile;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -38,9 +39,17 @@ public final class LogFileReader {
             }
             try (StorageFile f = storage.open(name, false)) {
                 ByteBuffer h = ByteBuffer.allocate(LogFileHeader.SIZE);
-                f.readFully(h, 0);
+                try {
+                    f.readFully(h, 0);
+                } catch (EOFException e) {
+                    // Cut inside its header: as damaged as a header that fails its checksum.
+                    throw new CorruptionException("log file " + storage.directory().resolve(name) + " is " + f.size()
+                            + " bytes, shorter than its " + LogFileHeader.SIZE + "-byte header: it was cut short. "
+                            + LogAnchor.RESTORE);
+                }
                 visitor.file(name, LogFileHeader.validate(name, h, n));
                 long size = f.size();
+                long created = h.order(ByteOrder.LITTLE_ENDIAN).getLong(LogFileHeader.OFF_FILE_SIZE);
                 long off = LogFileHeader.SIZE;
                 ByteBuffer head = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
                 while (off + LogRecordCodec.HEADER_SIZE <= size) {
@@ -65,6 +74,12 @@ public final class LogFileReader {
                     }
                     visitor.entry(e);
                     off += length;
+                }
+                if (size < created) {
+                    // Log files keep the length they were created with: the records went on past the cut.
+                    visitor.damaged(Lsn.toString(Lsn.of(n, size)) + ": " + name + " is cut short (" + size + " of the "
+                            + created + " bytes it was created with)");
+                    return false;
                 }
             }
         }

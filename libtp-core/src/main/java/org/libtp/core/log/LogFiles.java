@@ -136,6 +136,15 @@ final class LogFiles {
                             + "log (id " + Long.toHexString(id) + ", the anchor's " + Long.toHexString(anchor.logId())
                             + "): it was copied from another environment; nothing was changed. " + LogAnchor.RESTORE);
                 }
+                // Every log file keeps the length it was created with (the last one is checked
+                // by findEnd): a shorter one was cut, and a scan would meet its end mid-log.
+                if (n != numbers.get(numbers.size() - 1) && file(n).size() < sizeOf(n)) {
+                    long size = file(n).size();
+                    throw new CorruptionException("log file " + where(LogFileHeader.fileName(n)) + " is " + size
+                            + " bytes, shorter than the " + sizeOf(n) + " bytes it was created with: it was cut short at "
+                            + "LSN " + Lsn.toString(Lsn.of(n, size)) + ", and the records it held after that are lost; "
+                            + "nothing was changed. " + LogAnchor.RESTORE);
+                }
             }
             int last = numbers.get(numbers.size() - 1);
             long[] end = findEnd(last);

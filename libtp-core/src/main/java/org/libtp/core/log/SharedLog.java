@@ -115,19 +115,26 @@ public final class SharedLog implements LogManager {
                 m.putLong(OFF_FILE_SIZE, config.fileSize());
                 m.putInt(OFF_BUFFER_SIZE, config.bufferSize());
                 log = new SharedLog(env, storage, region, config);
-                long end = log.files.recoverEnd();
-                // Records the last run committed without writing them (NO_SYNC, WRITE_NO_SYNC)
-                // are in its kept buffer: into the log before recovery reads it.
-                end = LogSalvage.salvage(env, log.files, m.getLong(OFF_LOG_ID), end);
-                long[] boot = LogSalvage.bootId();
-                m.putLong(OFF_BOOT_ID, boot[0]);
-                m.putLong(OFF_BOOT_ID + 8, boot[1]);
-                log.buffer.setEnd(end);
-                m.putLong(OFF_FLUSHED_LSN, end);
-                // How far the last file is allocated is not known: from its end on, the first
-                // appends write zeros again (harmless over zeros or a torn tail).
-                m.putLongVolatile(OFF_ALLOCATED, m.getLongVolatile(OFF_NEXT_LSN));
-                m.putIntVolatile(OFF_STATE, 1);
+                try {
+                    long end = log.files.recoverEnd();
+                    // Records the last run committed without writing them (NO_SYNC, WRITE_NO_SYNC)
+                    // are in its kept buffer: into the log before recovery reads it.
+                    end = LogSalvage.salvage(env, log.files, m.getLong(OFF_LOG_ID), end);
+                    long[] boot = LogSalvage.bootId();
+                    m.putLong(OFF_BOOT_ID, boot[0]);
+                    m.putLong(OFF_BOOT_ID + 8, boot[1]);
+                    log.buffer.setEnd(end);
+                    m.putLong(OFF_FLUSHED_LSN, end);
+                    // How far the last file is allocated is not known: from its end on, the first
+                    // appends write zeros again (harmless over zeros or a torn tail).
+                    m.putLongVolatile(OFF_ALLOCATED, m.getLongVolatile(OFF_NEXT_LSN));
+                    m.putIntVolatile(OFF_STATE, 1);
+                } catch (RuntimeException | Error e) {
+                    // A refused log (damaged, of another environment) must not keep the files it
+                    // read open: the caller gets no handle to close them with.
+                    log.files.close();
+                    throw e;
+                }
             } else {
                 log = new SharedLog(env, storage, region, config);
             }
