@@ -116,7 +116,9 @@ public final class Environment implements AutoCloseable {
      *         incompatible LibTP
      * @throws org.libtp.core.CorruptionException if a file of the environment is damaged
      * @throws org.libtp.core.RunRecoveryException if the environment has failed and another
-     *         process still has it open (close it everywhere, then open it again)
+     *         process still has it open after {@link EnvironmentConfig#reopenTimeoutMillis()}
+     *         (the others reopen it by themselves within about a second; one that does not — a
+     *         handle with reopening off — must be closed). With reopening off, at once
      * @throws org.libtp.core.CapacityExceededException if {@link EnvironmentConfig#maxProcesses()}
      *         processes have it open already
      * @throws org.libtp.core.ConfigMismatchException if another process has the environment open
@@ -152,7 +154,21 @@ public final class Environment implements AutoCloseable {
 
     private static Environment open(Path dir, EnvironmentConfig requested, Storage storage,
                                     boolean adopt) {
-        Object[] opened = attach(dir, requested, storage, adopt);
+        Object[] opened;
+        long deadline = System.nanoTime() + requested.reopenTimeoutMillis() * 1_000_000L;
+        for (;;) {
+            try {
+                opened = attach(dir, requested, storage, adopt);
+                break;
+            } catch (RunRecoveryException e) {
+                // Failed, and other processes still have it open: they are detaching to reopen it.
+                if (requested.reopenTimeoutMillis() == 0 || System.nanoTime() - deadline > 0
+                        || Thread.currentThread().isInterrupted()) {
+                    throw e;
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+            }
+        }
         TxnEnvironment tp = (TxnEnvironment) opened[0];
         try {
             Environment env = new Environment(tp, (EnvironmentConfig) opened[1], storage, adopt);
