@@ -88,6 +88,45 @@ final class LockTableReader {
         return new LockTableSnapshot(out, edges);
     }
 
+    /**
+     * {free requests, free objects, the table's requests, the table's objects}: the shared free
+     * stacks and every partition's cache walked under every partition latch. With the in-use
+     * counts of {@link #stats()} they make the table's size unless entries were lost (a leak
+     * check for tests and tools).
+     */
+    int[] freeEntries() {
+        t.checkOpen();
+        env.checkValid();
+        int held = 0;
+        try {
+            for (; held < lay.partitions(); held++) {
+                partLatches[held].acquire();
+            }
+            int reqs = walk(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT, lay.maxLocks());
+            int objs = walk(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT, lay.maxObjects());
+            for (int p = 0; p < lay.partitions(); p++) {
+                long caches = mem.getLong(LockTable.partBlock(p) + P_CACHES);
+                reqs += (int) caches != 0 ? 1 : 0;
+                objs += (int) (caches >>> 32) != 0 ? 1 : 0;
+            }
+            return new int[] {reqs, objs, lay.maxLocks(), lay.maxObjects()};
+        } finally {
+            for (int p = held - 1; p >= 0; p--) {
+                partLatches[p].release();
+            }
+        }
+    }
+
+    private int walk(long head, long base, int stride, int link, int max) {
+        int top = (int) ctl.getLongVolatile(head);
+        int n = 0;
+        while (top != 0 && n <= max) {
+            n++;
+            top = mem.getIntVolatile(base + (long) stride * (top - 1) + link);
+        }
+        return n;
+    }
+
     LockStats stats() {
         t.checkOpen();
         long requests = 0;

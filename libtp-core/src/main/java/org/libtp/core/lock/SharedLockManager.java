@@ -767,6 +767,15 @@ public final class SharedLockManager implements LockManager {
         return reader.stats();
     }
 
+    /**
+     * {free lock requests, free lock objects, the table's requests, the table's objects}, counted
+     * on the free lists under every partition latch: with {@link LockStats#locksInUse()} and
+     * {@link LockStats#objectsInUse()} they add up to the table's size unless entries were lost.
+     */
+    public int[] freeEntries() {
+        return reader.freeEntries();
+    }
+
     /** The process slot running the periodic detector now, or -1 if none has taken the role. */
     public int detectorProcessSlot() {
         return role.detectorProcessSlot();

@@ -213,6 +213,9 @@ class KillOneOfFourCrashTest {
         }
         long[] acked = new long[WORKERS];
         List<ChildJvm> workers = new ArrayList<>();
+        // Attached throughout, so that the lock table outlives the workers: at the end every entry
+        // must be in use or on a free list again (entries lost by the dead would fill it over time).
+        PageFixture[] holder = {new PageFixture(home, 16, 250)};
         for (int id = 0; id < WORKERS; id++) {
             workers.add(start(home, rnd, id));
         }
@@ -286,7 +289,9 @@ class KillOneOfFourCrashTest {
                         acked[id] = Math.max(acked[id], lastAck(c));
                         c.close();
                     }
+                    holder[0].close();
                     check(home, acked, ctx); // recovery, as every process had closed or died
+                    holder[0] = new PageFixture(home, 16, 250);
                     for (int id = 0; id < WORKERS; id++) {
                         workers.set(id, start(home, rnd, id));
                     }
@@ -300,8 +305,37 @@ class KillOneOfFourCrashTest {
                 c.kill();
                 acked[id] = Math.max(acked[id], lastAck(c));
             }
+            org.libtp.core.lock.SharedLockManager lm = (org.libtp.core.lock.SharedLockManager) holder[0].tp.locks();
+            long until = System.nanoTime() + 20_000_000_000L;
+            int[] free = lm.freeEntries();
+            org.libtp.core.lock.LockStats ls = lm.stats();
+            while ((ls.locksInUse() != 0 || ls.objectsInUse() != 0) && System.nanoTime() < until) {
+                Thread.sleep(100); // failCheck of the last victims
+                free = lm.freeEntries();
+                ls = lm.stats();
+            }
+            System.out.printf("KillOneOfFourCrashTest: lock table at the end: %d requests in use + %d free of %d; "
+                    + "%d objects in use + %d free of %d%n", ls.locksInUse(), free[0], free[2], ls.objectsInUse(), free[1],
+                    free[3]);
+            if (ls.locksInUse() != 0) {
+                System.out.println("KillOneOfFourCrashTest: locks left after every worker died: " + lm.snapshot()
+                        + "; active transactions " + holder[0].tm.activeTransactions());
+                for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+                    if (e.getKey().getName().startsWith("libtp")) {
+                        System.out.println("  thread " + e.getKey().getName() + " " + e.getKey().getState());
+                        for (StackTraceElement el : e.getValue()) {
+                            System.out.println("    at " + el);
+                        }
+                    }
+                }
+            }
+            assertEquals(0, ls.locksInUse(), "locks left by the dead after " + kills + " kills (seed " + seed + ")");
+            assertEquals(0, ls.objectsInUse(), "lock objects left by the dead after " + kills + " kills (seed " + seed + ")");
+            assertEquals(free[2], ls.locksInUse() + free[0], "lock requests lost after " + kills + " kills (seed " + seed + ")");
+            assertEquals(free[3], ls.objectsInUse() + free[1], "lock objects lost after " + kills + " kills (seed " + seed + ")");
         } finally {
             ChildJvm.closeAll(workers);
+            holder[0].close();
         }
         check(home, acked, "after " + kills + " kills (seed " + seed + ")");
         System.out.printf("KillOneOfFourCrashTest: %d kills of one of %d workers in %d s: the survivors went on in %d "
