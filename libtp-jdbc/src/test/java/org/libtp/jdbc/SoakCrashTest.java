@@ -305,7 +305,18 @@ class SoakCrashTest {
                 acked[v] = Math.max(acked[v], lastAck(victim));
                 audits += checkAudits(victim, seed);
                 victim.close();
-                String failed = environmentFailed(workers, v);
+                if (kills % 25 == 0) {
+                    System.out.println("SoakCrashTest: kill " + kills + ": " + env.stats().locks() + "; "
+                            + lockHolders(env));
+                }
+                String failed;
+                try {
+                    failed = environmentFailed(workers, v);
+                } catch (AssertionError e) {
+                    System.out.println("SoakCrashTest: kill " + kills + ": a worker stopped; " + env.stats().locks() + "; "
+                            + lockHolders(env));
+                    throw e;
+                }
                 if (failed != null || failedHere(env)) {
                     failures++;
                     System.out.println("SoakCrashTest: kill " + kills + ": the environment failed: " + failed);
@@ -368,6 +379,18 @@ class SoakCrashTest {
                         + "unacked); shared memory back at its baseline, verify clean%n", minutes(), kills, WORKERS, reopens, failures,
                 checkpoints, logFilesRemoved, logAtEnd.firstFile(), logAtEnd.lastFile(), backupsTaken, audits,
                 java.util.Arrays.toString(acked), unacked);
+    }
+
+    /** The lock table by holder: the transactions holding the most locks, and the active transactions. */
+    static String lockHolders(Environment env) {
+        Map<Long, Integer> byTxn = new java.util.HashMap<>();
+        for (org.libtp.core.lock.LockTableSnapshot.Request r : env.lockTable().requests()) {
+            byTxn.merge(r.txnId(), 1, Integer::sum);
+        }
+        List<Map.Entry<Long, Integer>> top = new ArrayList<>(byTxn.entrySet());
+        top.sort(Map.Entry.<Long, Integer>comparingByValue().reversed());
+        return "locks by transaction (top 5 of " + top.size() + "): " + top.subList(0, Math.min(5, top.size()))
+                + "; active transactions: " + env.activeTransactions().size();
     }
 
     static boolean atBaseline(EnvironmentStats base, EnvironmentStats now, Environment env) {
