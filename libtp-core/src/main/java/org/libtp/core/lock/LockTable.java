@@ -210,7 +210,8 @@ final class LockTable {
     /** The request of {@code locker} in the object's queue (granted or waiting), or -1. */
     int findRequest(long oa, int locker) {
         int q = mem.getInt(oa + O_HEAD);
-        while (q != 0) {
+        for (int n = 0; q != 0; n++) {
+            checkWalk(oa, n);
             long qa = req(q - 1);
             if (mem.getInt(qa + R_LOCKER) == locker) {
                 return q - 1;
@@ -224,7 +225,8 @@ final class LockTable {
     int holderMask(long oa, int except) {
         int mask = 0;
         int q = mem.getInt(oa + O_HEAD);
-        while (q != 0) {
+        for (int n = 0; q != 0; n++) {
+            checkWalk(oa, n);
             long qa = req(q - 1);
             if (mem.getInt(qa + R_STATUS) != ST_GRANTED) {
                 break; // holders come first
@@ -241,7 +243,8 @@ final class LockTable {
     boolean grantableNow(long oa, int want) {
         int mask = 0;
         int q = mem.getInt(oa + O_HEAD);
-        while (q != 0) {
+        for (int n = 0; q != 0; n++) {
+            checkWalk(oa, n);
             long qa = req(q - 1);
             if (mem.getInt(qa + R_STATUS) != ST_GRANTED || mem.getInt(qa + R_PENDING) != 0) {
                 return false;
@@ -262,7 +265,9 @@ final class LockTable {
         int posts = 0;
         boolean pending = false;
         int q = mem.getInt(oa + O_HEAD);
+        int n = 0;
         while (q != 0) {
+            checkWalk(oa, n++);
             long qa = req(q - 1);
             if (mem.getInt(qa + R_STATUS) != ST_GRANTED) {
                 break;
@@ -286,6 +291,7 @@ final class LockTable {
         int mask = holderMask(oa, -1);
         // q is the first waiter (holders come first)
         while (q != 0) {
+            checkWalk(oa, n++);
             long qa = req(q - 1);
             int mode = mem.getInt(qa + R_MODE);
             if ((LockMode.conflictMask(mode) & mask) != 0) {
@@ -298,6 +304,19 @@ final class LockTable {
             q = mem.getInt(qa + R_QNEXT);
         }
         return posts;
+    }
+
+    /**
+     * A walk of one object's queue that has taken more steps than the table has requests has
+     * met a cycle: the queue is damaged. Fails the environment (recovery rebuilds the lock
+     * table) instead of looping forever under the partition latch.
+     */
+    void checkWalk(long oa, int steps) {
+        if (steps > lay.maxLocks()) {
+            throw env.fail("lock table: the queue of lock object (file " + mem.getInt(oa + O_FILE) + ", page "
+                    + mem.getLong(oa + O_PAGE) + ") has a cycle (damaged shared memory); the environment must be "
+                    + "reopened, and its recovery rebuilds the lock table");
+        }
     }
 
     /** Two adjacent 4-byte fields as one long: {@code low} at the lower offset (little-endian). */

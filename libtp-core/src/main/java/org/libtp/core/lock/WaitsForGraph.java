@@ -57,7 +57,9 @@ final class WaitsForGraph {
         int cm = LockMode.conflictMask(conversion ? pending - 1 : mem.getInt(ra + R_MODE));
         long oa = t.obj(mem.getInt(ra + R_OBJ) - 1);
         int q = mem.getInt(oa + O_HEAD);
+        int steps = 0;
         while (q != 0 && q - 1 != r) {
+            t.checkWalk(oa, steps++);
             long qa = t.req(q - 1);
             int qs = mem.getInt(qa + R_STATUS);
             int ql = mem.getInt(qa + R_LOCKER);
@@ -79,6 +81,7 @@ final class WaitsForGraph {
         if (conversion) { // holders after r in the queue
             q = q == 0 ? 0 : mem.getInt(t.req(q - 1) + R_QNEXT);
             while (q != 0) {
+                t.checkWalk(oa, steps++);
                 long qa = t.req(q - 1);
                 if (mem.getInt(qa + R_STATUS) != ST_GRANTED) {
                     break;
