@@ -20,6 +20,9 @@ import java.util.Properties;
  *  early_lock_release  true | false (default false)
  *  cache_size          bytes of the shared page cache, with k, m or g (default 64m)
  *  lock_timeout        milliseconds a lock request waits (default 10000; 0 = forever)
+ *  max_locks           lock requests, and locked pages, the shared lock table holds, all
+ *                      processes together (default 20000; about one per page a transaction
+ *                      reads or writes); takes effect when the environment is created
  *  read_only           true: this JVM only reads (default false)
  *  reopen_timeout      milliseconds this JVM may take to reopen the environment after it failed
  *                      under it (a process died where its work cannot be repaired in place):
@@ -34,7 +37,7 @@ import java.util.Properties;
  * An unknown option is an error naming it, not ignored.
  */
 record JdbcUrl(String url, Path dir, boolean create, Durability durability, boolean earlyLockRelease, long cacheBytes,
-               long lockTimeoutMillis, boolean readOnly, boolean join, long reopenTimeoutMillis) {
+               long lockTimeoutMillis, boolean readOnly, boolean join, long reopenTimeoutMillis, int maxLocks) {
     static final String PREFIX = "jdbc:libtp:";
 
     static boolean accepts(String url) {
@@ -78,6 +81,7 @@ record JdbcUrl(String url, Path dir, boolean create, Durability durability, bool
         boolean readOnly = false;
         boolean join = false;
         long reopenTimeout = EnvironmentConfig.DEFAULT_REOPEN_TIMEOUT_MILLIS;
+        long maxLocks = EnvironmentConfig.defaults().maxLocks();
         for (Map.Entry<String, String> e : opts.entrySet()) {
             String v = e.getValue().trim();
             switch (e.getKey()) {
@@ -94,14 +98,15 @@ record JdbcUrl(String url, Path dir, boolean create, Durability durability, bool
                 case "read_only" -> readOnly = bool(e.getKey(), v);
                 case "join" -> join = bool(e.getKey(), v);
                 case "reopen_timeout" -> reopenTimeout = size(e.getKey(), v);
+                case "max_locks" -> maxLocks = size(e.getKey(), v);
                 case "user", "password" -> {
                 }
                 default -> throw new SQLException("unknown option " + e.getKey() + " in " + url + " (known: create, durability, "
-                        + "early_lock_release, cache_size, lock_timeout, read_only, join, reopen_timeout)", "08001");
+                        + "early_lock_release, cache_size, lock_timeout, read_only, join, reopen_timeout, max_locks)", "08001");
             }
         }
         return new JdbcUrl(url, Path.of(dir).toAbsolutePath().normalize(), create, durability, elr, cache, lockTimeout,
-                readOnly, join, reopenTimeout);
+                readOnly, join, reopenTimeout, (int) Math.min(Integer.MAX_VALUE, maxLocks));
     }
 
     private static void put(Map<String, String> opts, String kv, String url) throws SQLException {

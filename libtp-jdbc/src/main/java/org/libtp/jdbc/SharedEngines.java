@@ -60,7 +60,8 @@ final class SharedEngines {
                     : u.lockTimeoutMillis() != s.opened().lockTimeoutMillis() ? "lock_timeout"
                     : u.earlyLockRelease() != s.opened().earlyLockRelease() ? "early_lock_release"
                     : u.readOnly() != s.opened().readOnly() ? "read_only"
-                    : u.reopenTimeoutMillis() != s.opened().reopenTimeoutMillis() ? "reopen_timeout" : null;
+                    : u.reopenTimeoutMillis() != s.opened().reopenTimeoutMillis() ? "reopen_timeout"
+                    : u.maxLocks() != s.opened().maxLocks() ? "max_locks" : null;
             if (diff != null) {
                 throw new SQLException(u.dir() + " is already open in this JVM with other " + diff + " (opened by "
                         + s.opened().url() + "); every connection of a JVM shares one environment", "08001");
@@ -88,7 +89,8 @@ final class SharedEngines {
             EnvironmentConfig c = EnvironmentConfig.builder().durability(u.durability())
                     .earlyLockRelease(u.earlyLockRelease()).cacheBytes(u.cacheBytes())
                     .lockTimeoutMillis(u.lockTimeoutMillis()).readOnly(u.readOnly())
-                    .reopenTimeoutMillis(u.reopenTimeoutMillis()).build();
+                    .reopenTimeoutMillis(u.reopenTimeoutMillis())
+                    .maxLocks(u.maxLocks()).maxLockObjects(u.maxLocks()).build();
             env = u.join() ? Environment.join(u.dir(), c) : Environment.open(u.dir(), c);
         } catch (IllegalArgumentException e) {
             throw new SQLException("bad setting in " + u.url() + ": " + e.getMessage(), "08001", e);

@@ -585,6 +585,11 @@ final class LockTable {
             mem.putInt(lk + L_WAITING, 0); // a dead waiter's: never name a freed request
         }
         int status = mem.getInt(ra + R_STATUS);
+        if (status == ST_FREE || mem.getInt(ra + R_PART) != p) {
+            // Releasing it would unlink and free an entry that is free or in use elsewhere.
+            throw new IllegalStateException("lock request " + r + " is " + (status == ST_FREE ? "free" : "of partition "
+                    + mem.getInt(ra + R_PART) + ", not " + p) + " but in a locker's chain (lock table damaged)");
+        }
         int posts = 0;
         if (status == ST_GRANTED || status == ST_WAITING) {
             int o = mem.getInt(ra + R_OBJ) - 1;

@@ -105,7 +105,17 @@ final class LockerRelease {
     /** The locker is claimed by this process: release its chain and free it. */
     void releaseClaimed(int slot, long previousWord) {
         long lk = t.locker(slot);
-        releaseChain(slot);
+        try {
+            releaseChain(slot);
+        } catch (RunRecoveryException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // The claim stays (this process is alive, so nobody takes it over) and the chain is
+            // half released: the slot would be stuck for every later transaction. The table is
+            // damaged; the environment fails, and its recovery makes the table again.
+            throw env.fail("lock table: releasing the locks of transaction slot " + slot + " failed (" + e
+                    + "); the lock table is damaged: the environment must be reopened, and its recovery rebuilds it");
+        }
         resetLocker(lk);
         mem.putLongVolatile(lk + L_TXN, 0);
     }

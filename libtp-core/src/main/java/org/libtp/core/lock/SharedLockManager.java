@@ -339,6 +339,13 @@ public final class SharedLockManager implements LockManager {
             long ra = t.req(r);
             int next = (int) mem.getLong(ra + R_LNEXT);
             int p = mem.getIntVolatile(ra + R_PART);
+            if (p < 0 || p >= partLatches.length || mem.getInt(ra + R_LOCKER) != txn.slot()) {
+                // The transaction's own chain names a request that is free or another's: the
+                // table is damaged (nobody else changes a live transaction's chain).
+                throw env.fail("lock table: transaction " + txn.id() + " (slot " + txn.slot() + ") has request " + r
+                        + " in its chain, which is free or another transaction's (the lock table is damaged); the"
+                        + " environment must be reopened, and its recovery rebuilds the table");
+            }
             int posts = 0;
             Latch latch = partLatches[p];
             latch.acquire();
@@ -639,7 +646,13 @@ public final class SharedLockManager implements LockManager {
                 }
                 mem.putLong(pb + P_COUNTS, mem.getLong(pb + P_COUNTS) - ONE_OBJECT - ONE_LOCK);
                 if (mem.getLong(pb + P_CACHES) == 0) {
+                    // Free in the cache as on the stacks (as freeRequest and freeObject leave
+                    // them): status first, then the cache, then the partition forgotten. A repair
+                    // or a chain made again from the table must not take them for a lock held.
+                    mem.putLong(ra + R_MODE, LockTable.pair(0, ST_FREE));
                     mem.putLong(pb + P_CACHES, LockTable.pair(r + 1, i));
+                    mem.putInt(ra + R_PART, NO_PART);
+                    mem.putInt(oa + O_PART, NO_PART);
                 } else {
                     t.freeRequest(pb, r);
                     t.freeObject(pb, i - 1);

@@ -216,4 +216,59 @@ class LockPartitionRepairTest {
             assertNothingLeaked(f.lm.table());
         }
     }
+
+    /**
+     * An uncontended unlock keeps its request and object in the partition's cache for the next
+     * lock. They must be free there as on the stacks: a repair of the partition must not find a
+     * granted lock in them (the lock came back, held by a transaction that had given it up and
+     * never released it again: a leak that blocks the page for good).
+     */
+    @Test
+    void aLockGivenBackToThePartitionCacheDoesNotComeBackInARepair() {
+        try (LockFixture f = new LockFixture(dir, 0, onePartition())) {
+            LockTable t = f.lm.table();
+            Txn a = f.tm.begin();
+            f.lm.lock(a, page(5), WRITE, 0);
+            f.lm.unlock(a, page(5));
+            long caches = t.mem.getLong(LockTable.partBlock(0) + P_CACHES);
+            assertTrue((int) caches != 0 && (int) (caches >>> 32) != 0, "the unlock kept its entries in the cache");
+
+            takeLatchAsDead(t, deadOwner(f));
+            Txn c = f.tm.begin();
+            f.lm.lock(c, page(6), WRITE, 0); // the repair runs here
+            assertEquals(1, f.env.latchRepairs());
+            f.lm.lock(c, page(5), WRITE, LockManager.NOWAIT); // nobody holds page 5: a gave it back
+            f.tm.commit(a);
+            f.tm.commit(c);
+            assertEquals(0, f.lm.stats().locksInUse(), f.lm.stats().toString());
+            assertEquals(0, f.lm.stats().objectsInUse(), f.lm.stats().toString());
+            assertNothingLeaked(t);
+        }
+    }
+
+    /**
+     * A chain made again from the requests naming its locker (after a repair marked it suspect)
+     * must not take in a request the locker gave back to the partition's cache: releasing that
+     * one again unlinks and frees entries that are not in any queue (queues then run into cycles).
+     */
+    @Test
+    void aRebuiltChainLeavesTheCachedEntriesAlone() {
+        try (LockFixture f = new LockFixture(dir, 0, onePartition())) {
+            LockTable t = f.lm.table();
+            Txn a = f.tm.begin();
+            f.lm.lock(a, page(7), READ, 0);
+            f.lm.lock(a, page(5), WRITE, 0);
+            f.lm.unlock(a, page(5));
+            t.mem.putIntVolatile(t.locker(a.slot()) + L_SUSPECT, 1);
+            f.tm.commit(a);
+            assertFalse(f.env.isFailed());
+            Txn c = f.tm.begin();
+            f.lm.lock(c, page(5), WRITE, LockManager.NOWAIT);
+            f.lm.lock(c, page(9), WRITE, LockManager.NOWAIT);
+            f.tm.commit(c);
+            assertEquals(0, f.lm.stats().locksInUse(), f.lm.stats().toString());
+            assertEquals(0, f.lm.stats().objectsInUse(), f.lm.stats().toString());
+            assertNothingLeaked(t);
+        }
+    }
 }

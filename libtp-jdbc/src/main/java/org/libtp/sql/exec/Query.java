@@ -85,12 +85,14 @@ final class Query {
         private final Access access;
         private final boolean reverse;
         private final boolean sorted;
+        /** Scope position of the column a lone MIN or MAX reads when the scan stops at its first non-null value, else -1. */
+        private final int seekColumn;
 
         private Plan(PlainSelect p, List<Source> sources, List<String> names, Scope scope, List<Join> joins,
                      Aggregates aggs, boolean grouped, Compiler plain, Expr where, List<Expr> joinOn,
                      List<Access> joinAccess, List<String> labels, List<ColumnType> types, List<Expr> out,
                      List<OrderByElement> order, List<Expr> sortExprs, List<Integer> sortOut, Expr havingExpr,
-                     List<Expr> groupBy, Access access, boolean reverse, boolean sorted) {
+                     List<Expr> groupBy, Access access, boolean reverse, boolean sorted, int seekColumn) {
             this.p = p;
             this.sources = sources;
             this.names = names;
@@ -114,6 +116,7 @@ final class Query {
             this.access = access;
             this.reverse = reverse;
             this.sorted = sorted;
+            this.seekColumn = seekColumn;
         }
 
         /** Whether every table read still has the definition this plan was compiled against (read in {@code t}). */
@@ -136,6 +139,7 @@ final class Query {
                         ? "by reading " + src.table().name() + " whole" : "by " + ja.describe() + " per row");
             }
             String plan = access == null ? "no table" : access.describe() + (reverse ? ", backwards" : "")
+                    + (seekColumn >= 0 ? ", first value only" : "")
                     + (sorted || order.isEmpty() ? "" : ", then sort") + jp;
             List<Object[]> rows = new ArrayList<>();
             rows.add(new Object[] {plan});
@@ -166,11 +170,20 @@ final class Query {
                 }
                 TableDef first = sources.get(0).table();
                 Database db = engine.database(t, first.dataName(), false);
+                // The scan stops as soon as the rest cannot change the result: a LIMIT of rows already
+                // in their final order, or the first value of a lone MIN/MAX along its key column.
+                // It then holds read locks only on what it read, as a shorter range would.
+                long enough = !grouped && sorted && p.getDistinct() == null ? end(window(p, params)) : Long.MAX_VALUE;
+                int seek = seekColumn;
                 Tables.scan(engine, t, db, first, access, params, reverse, forUpdate, (key, row) -> {
                     Object[] r = new Object[width];
                     System.arraycopy(row, 0, r, 0, row.length);
+                    int before = joined.size();
                     join(engine, t, forUpdate, r, 1, scope, joins, joinOn, inner, params, where, joined);
-                    return true;
+                    if (seek >= 0) {
+                        return joined.size() == before || joined.get(joined.size() - 1)[seek] == null;
+                    }
+                    return joined.size() < enough;
                 });
             }
 
@@ -388,6 +401,18 @@ final class Query {
                 }
             }
         }
+        int seekColumn = -1;
+        if (grouped && p.getGroupBy() == null && p.getHaving() == null && joins.isEmpty() && access != null) {
+            // SELECT MIN(c) / MAX(c) where c is the key column after those held equal: the first
+            // row along the key, from the right end, holds the answer (SQLite and H2 do the same).
+            int[] lone = loneMinMax(p, scope);
+            int[] kc = access.keyColumns();
+            int e = access.equalColumns();
+            if (lone != null && e < kc.length && kc[e] == lone[0]) {
+                seekColumn = lone[0];
+                reverse = (lone[1] > 0) != access.keyDescending()[e];
+            }
+        }
         List<Access> joinAccess = new ArrayList<>();
         for (int i = 1; i < sources.size(); i++) {
             joinAccess.add(joinAccess(sources, joins, i, plain));
@@ -406,7 +431,7 @@ final class Query {
             throw SqlErrors.unsupported("DISTINCT ON");
         }
         return new Plan(p, sources, names, scope, joins, aggs, grouped, plain, where, joinOn, joinAccess, labels, types,
-                out, order, sortExprs, sortOut, havingExpr, groupBy, access, reverse, sorted);
+                out, order, sortExprs, sortOut, havingExpr, groupBy, access, reverse, sorted, seekColumn);
     }
 
     /**
@@ -698,7 +723,49 @@ final class Query {
         return found[0];
     }
 
+    /**
+     * {scope position of c, +1 for MAX or -1 for MIN} when every output is MIN(c), or every
+     * output is MAX(c), of one plain column c; else null.
+     */
+    private static int[] loneMinMax(PlainSelect p, Scope scope) throws SQLException {
+        int column = -1;
+        int kind = 0;
+        for (SelectItem<?> item : p.getSelectItems()) {
+            if (!(item.getExpression() instanceof Function f) || f.getParameters() == null || f.getParameters().size() != 1
+                    || !(f.getParameters().get(0) instanceof Column c)) {
+                return null;
+            }
+            String n = f.getName().toUpperCase(java.util.Locale.ROOT);
+            int k = n.equals("MAX") ? 1 : n.equals("MIN") ? -1 : 0;
+            int at = scope.resolve(c);
+            if (k == 0 || kind != 0 && (k != kind || at != column)) {
+                return null;
+            }
+            kind = k;
+            column = at;
+        }
+        return column < 0 ? null : new int[] {column, kind};
+    }
+
+    /** One past the last row LIMIT/OFFSET/FETCH keep; Long.MAX_VALUE without a limit. */
+    private static long end(long[] window) {
+        return window[1] == Long.MAX_VALUE ? Long.MAX_VALUE : Math.min(Long.MAX_VALUE - window[1], window[0]) + window[1];
+    }
+
     private static List<Object[]> limit(PlainSelect p, List<Object[]> rows, Object[] params) throws SQLException {
+        long[] w = window(p, params);
+        long offset = w[0];
+        long count = w[1];
+        if (offset == 0 && count >= rows.size()) {
+            return rows;
+        }
+        int from = (int) Math.min(offset, rows.size());
+        int to = (int) Math.min(rows.size(), from + Math.min(count, Integer.MAX_VALUE));
+        return new ArrayList<>(rows.subList(from, to));
+    }
+
+    /** {OFFSET, row count} of {@code p}: {0, Long.MAX_VALUE} without them. */
+    private static long[] window(PlainSelect p, Object[] params) throws SQLException {
         long offset = 0;
         long count = Long.MAX_VALUE;
         Compiler k = new Compiler(new Scope(), null);
@@ -722,12 +789,7 @@ final class Query {
                     ? count(k.compile(p.getFetch().getExpression()).eval(new Object[0], params), "FETCH")
                     : 1;
         }
-        if (offset == 0 && count >= rows.size()) {
-            return rows;
-        }
-        int from = (int) Math.min(offset, rows.size());
-        int to = (int) Math.min(rows.size(), from + Math.min(count, Integer.MAX_VALUE));
-        return new ArrayList<>(rows.subList(from, to));
+        return new long[] {offset, count};
     }
 
     private static long count(Object v, String what) throws SQLException {

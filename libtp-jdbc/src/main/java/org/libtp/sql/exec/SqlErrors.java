@@ -110,7 +110,13 @@ public final class SqlErrors {
             return new SQLSyntaxErrorException(e.getMessage(), "42S02", e);
         }
         if (e instanceof CapacityExceededException) {
-            return new SQLTransientException(e.getMessage(), "53000", e);
+            String m = e.getMessage();
+            if (m != null && m.startsWith("lock table full")) {
+                // The engine names its configuration; a JDBC user sets it in the URL.
+                m += "; over JDBC: the URL option max_locks. A transaction holds a read lock on every page it"
+                        + " reads until it ends: keep the ranges it reads short";
+            }
+            return new SQLTransientException(m, "53000", e);
         }
         return new SQLException(e.getMessage() == null ? e.toString() : e.getMessage(), "HY000", e);
     }

@@ -12,7 +12,6 @@ import org.libtp.sql.schema.TableDef;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 
 import java.sql.SQLException;
-import java.util.List;
 
 /** Reading and writing a table's rows: key and row encoding, defaults, scans along an {@link Access}. */
 final class Tables {
@@ -79,20 +78,19 @@ final class Tables {
         }
         if (a.index != null) { // entries in index order, each leading to its row
             Database idx = engine.database(txn, t.indexName(a.index), false);
-            List<byte[]> rowKeys = new java.util.ArrayList<>();
+            // A cursor holds a position, no page: the row reads between its moves are safe, and a
+            // visitor that has seen enough stops the index read too.
             try (Cursor c = idx.openCursor(txn, r)) {
                 for (boolean ok = reverse ? c.last() : c.first(); ok; ok = reverse ? c.prev() : c.next()) {
-                    rowKeys.add(Indexes.rowKey(t, a.index, c.key()));
-                }
-            }
-            for (byte[] k : rowKeys) {
-                byte[] data = forUpdate ? db.getForUpdate(txn, k) : db.get(txn, k);
-                if (data == null) {
-                    throw new CorruptionException("index " + a.index.name() + " of table " + t.name()
-                            + " names a row that does not exist; the index disagrees with its table (run verify)");
-                }
-                if (!v.visit(k, decode(t, data))) {
-                    return;
+                    byte[] k = Indexes.rowKey(t, a.index, c.key());
+                    byte[] data = forUpdate ? db.getForUpdate(txn, k) : db.get(txn, k);
+                    if (data == null) {
+                        throw new CorruptionException("index " + a.index.name() + " of table " + t.name()
+                                + " names a row that does not exist; the index disagrees with its table (run verify)");
+                    }
+                    if (!v.visit(k, decode(t, data))) {
+                        return;
+                    }
                 }
             }
             return;
