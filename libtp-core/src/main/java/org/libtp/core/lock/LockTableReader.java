@@ -89,10 +89,10 @@ final class LockTableReader {
     }
 
     /**
-     * {free requests, free objects, the table's requests, the table's objects}: the shared free
-     * stacks and every partition's cache walked under every partition latch. With the in-use
-     * counts of {@link #stats()} they make the table's size unless entries were lost (a leak
-     * check for tests and tools).
+     * {free requests, free objects, the table's requests, the table's objects, free entries that
+     * still look in use}: the shared free stacks and every partition's cache walked under every
+     * partition latch. With the in-use counts of {@link #stats()} they make the table's size
+     * unless entries were lost (a leak check for tests and tools); the last must be 0.
      */
     int[] freeEntries() {
         t.checkOpen();
@@ -102,14 +102,21 @@ final class LockTableReader {
             for (; held < lay.partitions(); held++) {
                 partLatches[held].acquire();
             }
-            int reqs = walk(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT, lay.maxLocks());
-            int objs = walk(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT, lay.maxObjects());
+            int[] named = new int[1];
+            int reqs = walk(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT, lay.maxLocks(), true, named);
+            int objs = walk(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT, lay.maxObjects(), false, named);
             for (int p = 0; p < lay.partitions(); p++) {
                 long caches = mem.getLong(LockTable.partBlock(p) + P_CACHES);
-                reqs += (int) caches != 0 ? 1 : 0;
-                objs += (int) (caches >>> 32) != 0 ? 1 : 0;
+                if ((int) caches != 0) {
+                    reqs++;
+                    named[0] += notFree(t.req((int) caches - 1), true) ? 1 : 0;
+                }
+                if ((int) (caches >>> 32) != 0) {
+                    objs++;
+                    named[0] += notFree(t.obj((int) (caches >>> 32) - 1), false) ? 1 : 0;
+                }
             }
-            return new int[] {reqs, objs, lay.maxLocks(), lay.maxObjects()};
+            return new int[] {reqs, objs, lay.maxLocks(), lay.maxObjects(), named[0]};
         } finally {
             for (int p = held - 1; p >= 0; p--) {
                 partLatches[p].release();
@@ -117,14 +124,24 @@ final class LockTableReader {
         }
     }
 
-    private int walk(long head, long base, int stride, int link, int max) {
+    private int walk(long head, long base, int stride, int link, int max, boolean requests, int[] named) {
         int top = (int) ctl.getLongVolatile(head);
         int n = 0;
         while (top != 0 && n <= max) {
             n++;
-            top = mem.getIntVolatile(base + (long) stride * (top - 1) + link);
+            long a = base + (long) stride * (top - 1);
+            named[0] += notFree(a, requests) ? 1 : 0;
+            top = mem.getIntVolatile(a + link);
         }
         return n;
+    }
+
+    /** A free entry must name no partition (and a request have the free status): else a repair takes it for one in use. */
+    private boolean notFree(long a, boolean request) {
+        if (request) {
+            return mem.getInt(a + R_PART) != NO_PART || mem.getInt(a + R_STATUS) != ST_FREE;
+        }
+        return mem.getInt(a + O_PART) != NO_PART;
     }
 
     LockStats stats() {

@@ -781,9 +781,11 @@ public final class SharedLockManager implements LockManager {
     }
 
     /**
-     * {free lock requests, free lock objects, the table's requests, the table's objects}, counted
-     * on the free lists under every partition latch: with {@link LockStats#locksInUse()} and
-     * {@link LockStats#objectsInUse()} they add up to the table's size unless entries were lost.
+     * {free lock requests, free lock objects, the table's requests, the table's objects, free
+     * entries that still name a partition or a status other than free}, counted on the free
+     * lists under every partition latch: with {@link LockStats#locksInUse()} and
+     * {@link LockStats#objectsInUse()} the first two add up to the table's size unless entries
+     * were lost; the last is 0 unless the table is damaged.
      */
     public int[] freeEntries() {
         return reader.freeEntries();

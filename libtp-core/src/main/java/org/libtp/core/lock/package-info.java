@@ -46,7 +46,10 @@
  *   <li><b>Free lists.</b> Request and object entries come from fixed pools: a Treiber stack
  *       each (head word = 32-bit ABA tag, index + 1; CAS), plus a private cache of one request
  *       and one object per partition, used under the partition latch, so an uncontended lock +
- *       unlock of an object does no free-list CAS. "Table full" is reported only after the
+ *       unlock of an object does no free-list CAS. An entry in a cache is free exactly as one on a
+ *       stack (status free, no partition named): a partition repair and a chain made again from
+ *       the table read the entries themselves, and must not take a given-back lock for a held
+ *       one. "Table full" is reported only after the
  *       caches were drained back to the stacks and the request retried once. Pops and pushes
  *       happen under a partition latch, and every entry names the partition that took it (-1 when
  *       free), so a process dying in the middle leaves the entry to that partition's repair

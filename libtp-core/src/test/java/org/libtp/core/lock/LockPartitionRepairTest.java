@@ -232,6 +232,7 @@ class LockPartitionRepairTest {
             f.lm.unlock(a, page(5));
             long caches = t.mem.getLong(LockTable.partBlock(0) + P_CACHES);
             assertTrue((int) caches != 0 && (int) (caches >>> 32) != 0, "the unlock kept its entries in the cache");
+            assertEquals(0, f.lm.freeEntries()[4], "the cached entries are free");
 
             takeLatchAsDead(t, deadOwner(f));
             Txn c = f.tm.begin();

@@ -333,6 +333,7 @@ class KillOneOfFourCrashTest {
             assertEquals(0, ls.objectsInUse(), "lock objects left by the dead after " + kills + " kills (seed " + seed + ")");
             assertEquals(free[2], ls.locksInUse() + free[0], "lock requests lost after " + kills + " kills (seed " + seed + ")");
             assertEquals(free[3], ls.objectsInUse() + free[1], "lock objects lost after " + kills + " kills (seed " + seed + ")");
+            assertEquals(0, free[4], "free lock entries that still look in use after " + kills + " kills (seed " + seed + ")");
         } finally {
             ChildJvm.closeAll(workers);
             holder[0].close();
