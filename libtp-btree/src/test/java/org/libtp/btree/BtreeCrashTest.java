@@ -196,7 +196,7 @@ class BtreeCrashTest {
     void everyAcknowledgedCommitSurvivesKillDuringSplits() throws Exception {
         long seed = Seeds.seed("BtreeCrashTest");
         Random rnd = new Random(seed);
-        int rounds = Seeds.stress() ? 500 : 20;
+        int rounds = Seeds.rounds(20, 500);
         int jvms = 3;
         Path home = Files.createDirectory(dir.resolve("env"));
         Map<Integer, Long> acked = new HashMap<>();

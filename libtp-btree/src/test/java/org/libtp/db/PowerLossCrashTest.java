@@ -69,7 +69,7 @@ class PowerLossCrashTest {
     void everyAcknowledgedCommitSurvivesPowerLoss() throws Exception {
         long seed = Seeds.seed("PowerLossCrashTest");
         Random rnd = new Random(seed);
-        int rounds = Seeds.stress() ? 1000 : 20;
+        int rounds = Seeds.rounds(20, 1000);
         EnvironmentConfig config = EnvironmentConfig.builder().cacheBytes(1 << 20).logFileSize(256 << 10)
                 .logBufferSize(64 << 10).checkpointBytes(512 << 10).build();
         long commits = 0;

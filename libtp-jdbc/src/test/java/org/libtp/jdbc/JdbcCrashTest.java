@@ -124,7 +124,7 @@ class JdbcCrashTest {
     void ackedTransfersSurviveKillMinus9AndNothingElseDoes() throws Exception {
         long seed = Seeds.seed("JdbcCrashTest");
         Random rnd = new Random(seed);
-        int rounds = Seeds.stress() ? 40 : 4;
+        int rounds = Seeds.rounds(4, 40);
         String url = "jdbc:libtp:" + dir.resolve("db") + ";durability=sync";
         try (Connection c = DriverManager.getConnection(url + ";create=true")) {
             try (Statement s = c.createStatement()) {

@@ -102,7 +102,7 @@ class BufferCrashTest {
     void acknowledgedCommitsSurviveKillOfEveryProcessWhilePagesAreEvicted() throws Exception {
         long seed = Seeds.seed("BufferCrashTest");
         Random rnd = new Random(seed);
-        int rounds = Seeds.stress() ? 200 : 6;
+        int rounds = Seeds.rounds(6, 200);
         Path home = Files.createDirectory(dir.resolve("env"));
         long[] acked = new long[3];
         for (int round = 0; round < rounds; round++) {

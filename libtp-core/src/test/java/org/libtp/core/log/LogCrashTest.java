@@ -103,7 +103,7 @@ class LogCrashTest {
     void everyAcknowledgedRecordSurvivesKillOfEveryProcess() throws Exception {
         long seed = Seeds.seed("LogCrashTest");
         Random rnd = new Random(seed);
-        int iterations = Seeds.stress() ? 500 : 20;
+        int iterations = Seeds.rounds(20, 500);
         Path home = Files.createDirectory(dir.resolve("env"));
         Map<Long, String> acked = new HashMap<>();
         for (int it = 0; it < iterations; it++) {

@@ -89,7 +89,7 @@ class BankCrashTest {
     void survivorsGoOnAfterOneDiesAndTheTotalSurvivesKillOfAll() throws Exception {
         long seed = Seeds.seed("BankCrashTest");
         Random rnd = new Random(seed);
-        int rounds = Seeds.stress() ? 100 : 4;
+        int rounds = Seeds.rounds(4, 100);
         Path home = Files.createDirectory(dir.resolve("env"));
         try (PageFixture f = new PageFixture(home, 16, 0)) {
             Txn t = f.tm.begin();

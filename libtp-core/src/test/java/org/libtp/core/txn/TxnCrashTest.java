@@ -136,7 +136,7 @@ class TxnCrashTest {
     void everyAcknowledgedCommitSurvivesKillOfEveryProcess() throws Exception {
         long seed = Seeds.seed("TxnCrashTest");
         Random rnd = new Random(seed);
-        int iterations = Seeds.stress() ? 500 : 20;
+        int iterations = Seeds.rounds(20, 500);
         Path home = Files.createDirectory(dir.resolve("env"));
         Map<Integer, Long> acked = new HashMap<>();
         for (int it = 0; it < iterations; it++) {

@@ -18,6 +18,14 @@ public final class Seeds {
         return seed;
     }
 
+    /**
+     * Rounds of a crash campaign: {@code -Dlibtp.rounds=N} if given (a long campaign of one test,
+     * {@code -Dtest=Name}), else {@code stress} under {@code -Pstress}, else {@code verify}.
+     */
+    public static int rounds(int verify, int stress) {
+        return Integer.getInteger("libtp.rounds", stress() ? stress : verify);
+    }
+
     /** True when running under {@code -Pstress}. */
     public static boolean stress() {
         return Boolean.getBoolean("libtp.stress");
