@@ -4,7 +4,9 @@
 # the campaign with SIGKILL (or drops unforced writes, PowerLossCrashTest), recovers, and checks
 # the campaign's invariants: every acknowledged commit present, no partial transaction, the
 # trees verify. Prints one line per campaign and the total; the logs go to $OUT (default
-# target/kill-all). Rounds per campaign: KILL_ALL_ROUNDS="Test=N ..." (default below).
+# target/kill-all). Rounds per campaign: KILL_ALL_ROUNDS="Test=N ..." (default below); more
+# Maven arguments in MVN_ARGS (e.g. -Dmaven.repo.local=DIR, so that an install elsewhere does not
+# replace the jars under the campaign's child JVMs).
 #
 #   scripts/kill-all-campaign.sh
 #   KILL_ALL_ROUNDS="BtreeCrashTest=2000 TxnCrashTest=2000" scripts/kill-all-campaign.sh
@@ -27,7 +29,8 @@ for spec in $ROUNDS; do
   n=${spec##*=}
   log="$OUT/$test-$n.log"
   start=$(date +%s)
-  mvn -B -o -q -pl "$(module_of "$test")" verify -Dtest="$test" -Dlibtp.rounds="$n" \
+  # shellcheck disable=SC2086
+  mvn -B -o -q ${MVN_ARGS:-} -pl "$(module_of "$test")" verify -Dtest="$test" -Dlibtp.rounds="$n" \
     -Dsurefire.failIfNoSpecifiedTests=false -Djacoco.skip=true >"$log" 2>&1
   rc=$?
   secs=$(( $(date +%s) - start ))
