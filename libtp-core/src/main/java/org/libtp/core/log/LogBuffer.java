@@ -73,6 +73,10 @@ final class LogBuffer {
         if (payload == null) {
             throw new IllegalArgumentException("payload must not be null");
         }
+        if (type == LogRecordCodec.FILE_END_TYPE) {
+            throw new IllegalArgumentException("log record type " + type + " (LOG_FILE_END) is the log manager's own: "
+                    + "it marks the end of a log file and is written only at a file switch");
+        }
         if (payload.length + LogRecordCodec.HEADER_SIZE > bufferSize) {
             throw new IllegalArgumentException("log record of " + payload.length + " payload bytes exceeds the "
                     + "log buffer (" + bufferSize + " bytes); raise LogConfig.bufferSize");
@@ -86,10 +90,11 @@ final class LogBuffer {
         logLatch.acquire();
         try {
             lsn = mem.getLong(OFF_NEXT_LSN);
-            if (Lsn.offset(lsn) + length + room > fileSize) {
+            // Every file keeps room for its file-end record after its last record.
+            if (Lsn.offset(lsn) + length + room + LogRecordCodec.FILE_END_SIZE > fileSize) {
                 lsn = switchFile(lsn);
             }
-            files.ensureAllocated(lsn + length + room);
+            files.ensureAllocated(lsn + length + room + LogRecordCodec.FILE_END_SIZE);
             long start = mem.getLong(OFF_BUFFER_START);
             if (lsn - start + length > bufferSize) {
                 start = makeRoom(start, lsn, length);
@@ -124,7 +129,7 @@ final class LogBuffer {
      */
     void ensureSpace(long bytes) {
         files.checkOpen();
-        long need = Math.min(Math.max(0, bytes), fileSize / 2) + reserve;
+        long need = Math.min(Math.max(0, bytes), fileSize / 2) + reserve + LogRecordCodec.FILE_END_SIZE;
         long next = mem.getLongVolatile(OFF_NEXT_LSN);
         long a = mem.getLongVolatile(OFF_ALLOCATED);
         if (Lsn.offset(next) + need <= fileSize && Lsn.file(a) == Lsn.file(next) && a >= next + need) {
@@ -144,11 +149,19 @@ final class LogBuffer {
         }
     }
 
-    /** Under the log latch: writes the buffer out, forces the old file, starts the next one. */
+    /**
+     * Under the log latch: writes the buffer out and the file-end record after it, forces the old
+     * file, starts the next one. The file-end record is durable before the next file is named,
+     * so every file but the last ends with one (a reader that meets the end of a file's records
+     * without it knows records were lost). If the switch stops after writing it (no room for the
+     * next file, or the process died), the record is the last file's end and nextLsn stays on
+     * it: the next append writes over it.
+     */
     private long switchFile(long end) throws IOException {
         long start = mem.getLong(OFF_BUFFER_START);
         writeBuffer(start, end);
         int n = Lsn.file(end);
+        files.file(n).write(LogRecordCodec.fileEnd(n + 1), Lsn.offset(end)); // allocated: appends keep room for it
         long t0 = System.nanoTime();
         files.file(n).force(); // earlier files are always fully forced (see findEnd)
         files.counted(t0);
@@ -293,14 +306,15 @@ final class LogBuffer {
         }
     }
 
-    /** Sets the end of the log to {@code lsn}: an empty buffer there, everything before it written. */
     /**
      * The repair of the log latch after its holder died (the caller took the latch over). Every
      * change under it is a single store or ends with one, except a file switch: the old file is
-     * written and forced, the next one renamed into place ({@code log.N+1} exists), then the
-     * allocation mark and the three end words move. A switch cut short after the rename is
-     * finished here; one cut short before it left nothing (a {@code .ready} or {@code .new} file
-     * the next switch reuses or rebuilds). Returns null, or why the log cannot be repaired.
+     * written, its file-end record written after its records, the file forced, the next one
+     * renamed into place ({@code log.N+1} exists), then the allocation mark and the three end
+     * words move. A switch cut short after the rename is finished here; one cut short before it
+     * left at most a file-end record at the end of the records, which the next append writes
+     * over, and a {@code .ready} or {@code .new} file the next switch reuses or rebuilds. Returns
+     * null, or why the log cannot be repaired.
      */
     String repairLogLatch() {
         if (mem.getIntVolatile(OFF_STATE) == 0) {
@@ -315,6 +329,11 @@ final class LogBuffer {
                 setEnd(next);
                 LOG.info("log latch repair: finished the switch to {}", LogFileHeader.fileName(n));
             } else if (storage.exists(LogFileHeader.fileName(n + 1))) {
+                // The switch wrote the buffer and the file-end record before the rename; written
+                // again here (the same bytes), so that file n ends with one whatever was cut short.
+                writeBuffer(mem.getLong(OFF_BUFFER_START), next);
+                files.file(n).write(LogRecordCodec.fileEnd(n + 1), Lsn.offset(next));
+                files.file(n).force();
                 files.switchedTo(n + 1);
                 setEnd(Lsn.of(n + 1, LogFileHeader.SIZE));
                 LOG.info("log latch repair: finished the switch to {}", LogFileHeader.fileName(n + 1));
@@ -325,6 +344,7 @@ final class LogBuffer {
         return null;
     }
 
+    /** Sets the end of the log to {@code lsn}: an empty buffer there, everything before it written. */
     void setEnd(long lsn) {
         mem.putLongVolatile(OFF_NEXT_LSN, lsn);
         mem.putLongVolatile(OFF_BUFFER_START, lsn);

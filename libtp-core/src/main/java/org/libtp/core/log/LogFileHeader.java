@@ -28,7 +28,8 @@ import java.util.zip.CRC32C;
  */
 public final class LogFileHeader {
     public static final String MAGIC = "LIBTPLOG";
-    public static final int VERSION = 2; // 2: checkpoint records carry the dirty-page table
+    /** 2: checkpoint records carry the dirty-page table; 3: every file but the last ends with a file-end record. */
+    public static final int VERSION = 3;
     public static final int OFF_MAGIC = 0;
     public static final int OFF_VERSION = 8;
     public static final int OFF_HEADER_SIZE = 12;
@@ -73,7 +74,9 @@ public final class LogFileHeader {
         }
         if (b.getInt(OFF_VERSION) != VERSION) {
             throw new VersionMismatchException("log file " + name + " has log format version "
-                    + b.getInt(OFF_VERSION) + ", this LibTP reads version " + VERSION);
+                    + b.getInt(OFF_VERSION) + ", this LibTP reads version " + VERSION + ": open the environment "
+                    + "once with the LibTP that wrote it and close it cleanly (every change is then in the data "
+                    + "files), then start a new log with org.libtp.db.Environment.resetLog; or dump and load");
         }
         if (b.getInt(OFF_HEADER_SIZE) != SIZE || b.getInt(OFF_FILE_NUMBER) != expectedFileNumber) {
             throw new CorruptionException("log file " + name + " says it is file number "

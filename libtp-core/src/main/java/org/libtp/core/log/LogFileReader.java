@@ -32,11 +32,13 @@ public final class LogFileReader {
 
     /** Reads every log file of {@code storage}; false if a damaged record stopped it. */
     public static boolean read(Storage storage, Visitor visitor) throws IOException {
+        int lastFile = storage.list("log.").stream().mapToInt(LogFileHeader::fileNumber).max().orElse(-1);
         for (String name : storage.list("log.")) {
             int n = LogFileHeader.fileNumber(name);
             if (n <= 0) {
                 continue;
             }
+            boolean ended = false;
             try (StorageFile f = storage.open(name, false)) {
                 ByteBuffer h = ByteBuffer.allocate(LogFileHeader.SIZE);
                 try {
@@ -57,6 +59,13 @@ public final class LogFileReader {
                     f.readFully(head, off);
                     int length = head.getInt(0);
                     if (length == 0) {
+                        if (n != lastFile) {
+                            // Every file but the last ends with its file-end record.
+                            visitor.damaged(Lsn.toString(Lsn.of(n, off)) + ": " + name + " has no record here but no "
+                                    + "file-end record either, and later log files follow: a stretch of the log was "
+                                    + "zeroed or damaged");
+                            return false;
+                        }
                         break;
                     }
                     if (length < LogRecordCodec.HEADER_SIZE || off + length > size) {
@@ -73,7 +82,16 @@ public final class LogFileReader {
                         return false;
                     }
                     visitor.entry(e);
+                    if (e.type() == LogRecordCodec.FILE_END_TYPE) {
+                        ended = true;
+                        break; // the log goes on in the next file
+                    }
                     off += length;
+                }
+                if (!ended && n != lastFile && off + LogRecordCodec.HEADER_SIZE > size && size >= created) {
+                    visitor.damaged(Lsn.toString(Lsn.of(n, off)) + ": " + name + " ends without its file-end record, "
+                            + "and later log files follow: its last records were lost");
+                    return false;
                 }
                 if (size < created) {
                     // Log files keep the length they were created with: the records went on past the cut.

@@ -166,6 +166,8 @@ final class LogFiles {
                 LOG.info("log file {} of {} was created with {} bytes, logFileSize is now {}: the log continues in {}",
                         LogFileHeader.fileName(last), storage.directory(), sizeOf(last), fileSize,
                         LogFileHeader.fileName(last + 1));
+                file(last).write(LogRecordCodec.fileEnd(last + 1), Lsn.offset(end[0])); // its run kept room
+                file(last).force();
                 createFile(last + 1);
                 end[0] = Lsn.of(last + 1, LogFileHeader.SIZE);
             }
@@ -251,6 +253,13 @@ final class LogFiles {
                 LOG.warn("log file {}: torn or corrupt record at LSN {} ({}); truncating the log there",
                         f.name(), Lsn.toString(Lsn.of(n, off)), why);
                 return new long[] {Lsn.of(n, off), size};
+            }
+            if (head.getInt(LogRecordCodec.OFF_TYPE) == LogRecordCodec.FILE_END_TYPE) {
+                // A switch that stopped before the next file was named: the log ends here, and
+                // the next append writes over the record.
+                LOG.info("log file {} ends with a file-end record at LSN {} but is the last log file: the log "
+                        + "continues there", f.name(), Lsn.toString(Lsn.of(n, off)));
+                break;
             }
             off += length;
         }
@@ -660,16 +669,6 @@ final class LogFiles {
     }
 
     /** True if the record slot at {@code lsn} of a non-last file is the zero end marker. */
-    boolean endOfFile(long lsn) {
-        try {
-            ByteBuffer head = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-            file(Lsn.file(lsn)).readFully(head, Lsn.offset(lsn));
-            return head.getInt(0) == 0;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
     /** Deletes log file {@code n} (archiving); never the current one. */
     synchronized void removeFile(int n) {
         checkOpen();

@@ -22,6 +22,13 @@ import java.util.zip.CRC32C;
  *      24    8 prevLsn   previous record of the same transaction, 0 for none
  *      32    - payload
  * </pre>
+ *
+ * <p>Every log file but the last ends with a file-end record ({@link #FILE_END_TYPE}, no
+ * transaction, payload the number of the next file), written and forced before the next file is
+ * named: a file that is not the last and whose records stop without one lost a stretch of its
+ * records (zeroed, damaged), which a reader reports instead of moving on to the next file. A file
+ * end record in the last file (a switch cut short before the next file was named) ends the log
+ * there; the next append writes over it.
  */
 public final class LogRecordCodec {
     public static final int OFF_LENGTH = 0;
@@ -31,6 +38,10 @@ public final class LogRecordCodec {
     public static final int OFF_TXN = 16;
     public static final int OFF_PREV_LSN = 24;
     public static final int HEADER_SIZE = 32;
+    /** Type id of the file-end record (the log manager's own; in the frozen registry as LOG_FILE_END). */
+    public static final int FILE_END_TYPE = 20;
+    /** Bytes of a file-end record: header and a u32 next file number. Every file keeps room for one. */
+    public static final int FILE_END_SIZE = HEADER_SIZE + 4;
     /** Largest payload a record may carry (a record never spans log files). */
     public static final int MAX_PAYLOAD = 64 * 1024 * 1024;
 
@@ -50,6 +61,13 @@ public final class LogRecordCodec {
         b.putInt(OFF_CRC, crc(b.array(), 0, HEADER_SIZE + payload.length));
         b.position(0);
         return b;
+    }
+
+    /** The file-end record of a file followed by file {@code nextFile}. */
+    static ByteBuffer fileEnd(int nextFile) {
+        byte[] payload = new byte[4];
+        ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN).putInt(nextFile);
+        return encode(FILE_END_TYPE, 0, 0, payload);
     }
 
     /** CRC32C of {@code record[off+8, off+length)}. */

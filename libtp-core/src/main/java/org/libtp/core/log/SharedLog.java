@@ -343,12 +343,21 @@ public final class SharedLog implements LogManager {
                     env.checkValid();
                 }
             } catch (IllegalArgumentException | CorruptionException ex) {
-                // The end of a file that is not the last: move to the next file.
-                if (Lsn.file(lsn) < Lsn.file(end) && files.endOfFile(lsn)) {
-                    lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE);
-                    continue;
+                if (Lsn.file(lsn) < Lsn.file(end)) {
+                    // A file that is not the last ends with its file-end record: records that stop
+                    // before it were lost (zeroed or damaged), and skipping to the next file would
+                    // leave a gap in the history nobody noticed.
+                    throw new CorruptionException("log file " + files.where(LogFileHeader.fileName(Lsn.file(lsn)))
+                            + " has no valid record at LSN " + Lsn.toString(lsn) + " (" + ex.getMessage() + ") but "
+                            + "does not end there: it is not the last log file, and every file but the last ends with "
+                            + "a file-end record. A stretch of the log was zeroed or damaged and the records in it are "
+                            + "lost. " + LogAnchor.RESTORE, ex);
                 }
                 throw ex;
+            }
+            if (e.type() == LogRecordCodec.FILE_END_TYPE) {
+                lsn = Lsn.of(Lsn.file(lsn) + 1, LogFileHeader.SIZE); // the log's own, not a visitor's
+                continue;
             }
             if (!visitor.test(e)) {
                 return;

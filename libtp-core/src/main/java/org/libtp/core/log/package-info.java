@@ -100,7 +100,8 @@
  *       death there leaves at most bytes past the end that the next append overwrites; a file
  *       switch cut short after the next file was renamed into place ({@code log.N+1} exists while
  *       nextLsn is still in file N, or nextLsn moved but bufferStartLsn or writtenLsn did not) is
- *       finished by the repair (the old file was written and forced before the rename); one cut
+ *       finished by the repair (the old file was written, its file-end record after it, and forced
+ *       before the rename; the repair writes both again, the same bytes); one cut
  *       short before it left a {@code .ready} or {@code .new} file that the next switch reuses or
  *       rebuilds. Write latch: writtenLsn moves only after the write(2), so the next writer
  *       writes the same bytes again. Alloc latch: {@code allocated} moves only after the zeros are
@@ -117,6 +118,14 @@
  * were created (preallocated files are never legitimately short) or end before that LSN. The
  * buffer manager refuses a page read from disk whose LSN is at or past the end of the log.
  * {@code tp.Repair.resetLog} is the explicit way to start over.
+ *
+ * <p>Inside the log, every file but the last ends with a file-end record (type 20), written after
+ * its records and forced with them before the next file is named; each file keeps room for one.
+ * A scan that meets zeros or a bad record in a file that is not the last has lost records (a
+ * stretch zeroed or damaged) and throws a {@link org.libtp.core.CorruptionException} naming the
+ * file and LSN, rather than moving on to the next file and leaving a gap nobody sees. A file-end
+ * record in the last file (a switch stopped after writing it: no room for the next file, or the
+ * process died) is the end of the log; the next append writes over it.
  *
  * <h2>Removal</h2>
  * Files recovery no longer needs are removed after checkpoints ({@link org.libtp.core.log.LogConfig#autoRemove()});

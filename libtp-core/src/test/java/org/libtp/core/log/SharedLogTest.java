@@ -296,6 +296,67 @@ class SharedLogTest {
         }
     }
 
+    /**
+     * Every file but the last ends with a file-end record, and a switch cut short after writing
+     * it (no room for the next file, or the process died) leaves one at the end of the last file:
+     * the log continues there and the next append writes over it.
+     */
+    @Test
+    void everyFileButTheLastEndsWithAFileEndRecordAndOneInTheLastIsWrittenOver() throws Exception {
+        List<Long> lsns = new ArrayList<>();
+        long stray;
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            for (int i = 0; Lsn.file(log.endLsn()) < 3; i++) {
+                lsns.add(log.append(7, 1, Lsn.NULL, payload(i)));
+            }
+            log.flush(log.endLsn(), Durability.SYNC);
+            stray = log.endLsn();
+        }
+        // what a switch stopped after its file-end record leaves behind
+        try (RandomAccessFile f = new RandomAccessFile(home.resolve(LogFileHeader.fileName(3)).toFile(), "rw")) {
+            f.seek(Lsn.offset(stray));
+            f.write(LogRecordCodec.fileEnd(4).array());
+        }
+        List<LogEntry> printed = new ArrayList<>();
+        assertTrue(LogFileReader.read(new FileStorage(home), new LogFileReader.Visitor() {
+            @Override
+            public void file(String name, long logId) {
+            }
+
+            @Override
+            public void entry(LogEntry entry) {
+                printed.add(entry);
+            }
+
+            @Override
+            public void damaged(String message) {
+                throw new AssertionError(message);
+            }
+        }));
+        List<Long> ends = printed.stream().filter(e -> e.type() == LogRecordCodec.FILE_END_TYPE).map(LogEntry::lsn).toList();
+        assertEquals(3, ends.size(), "files 1 and 2 end with one, and the stray one in file 3: " + ends);
+        assertEquals(stray, ends.get(2));
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            assertEquals(stray, log.endLsn(), "the log continues at the stray file-end record");
+            assertEquals(3, log.fileNumbers().length);
+            lsns.add(log.append(7, 1, Lsn.NULL, payload(999)));
+            assertEquals(stray, lsns.get(lsns.size() - 1));
+            for (int i = 1000; Lsn.file(log.endLsn()) < 4; i++) {
+                lsns.add(log.append(7, 1, Lsn.NULL, payload(i)));
+            }
+        }
+        try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
+             SharedLog log = SharedLog.open(env, new FileStorage(home), SMALL)) {
+            List<Long> scanned = new ArrayList<>();
+            log.scan(Lsn.NULL, e -> scanned.add(e.lsn()));
+            assertEquals(lsns, scanned, "every record, none of the file-end records");
+            assertThrows(IllegalArgumentException.class, () -> log.append(LogRecordCodec.FILE_END_TYPE, 0, Lsn.NULL,
+                    new byte[4]), "the log manager's own type");
+        }
+    }
+
     @Test
     void scanFromTheEndOfAFullFileContinuesInTheNext() {
         try (RegionEnvironment env = RegionEnvironment.open(home, ENV);
@@ -303,7 +364,8 @@ class SharedLogTest {
             // Fill file 1 until the next record cannot fit, remember that end position.
             long before = log.endLsn();
             while (true) {
-                long left = SMALL.fileSize() - Lsn.offset(log.endLsn());
+                // every file keeps room for its file-end record
+                long left = SMALL.fileSize() - Lsn.offset(log.endLsn()) - LogRecordCodec.FILE_END_SIZE;
                 if (left < LogRecordCodec.HEADER_SIZE) {
                     break; // not even a header fits: the next record goes to file 2
                 }
@@ -312,7 +374,7 @@ class SharedLogTest {
                         : (int) Math.max(0, left - LogRecordCodec.HEADER_SIZE - 16);
                 before = log.append(1, 1, Lsn.NULL, new byte[payload]);
             }
-            long tail = log.endLsn(); // in file 1, too close to its end for any record
+            long tail = log.endLsn(); // in file 1, too close to its end for any record but its file-end record
             assertEquals(1, Lsn.file(tail));
             long next = log.append(1, 1, Lsn.NULL, new byte[] {9});
             assertEquals(Lsn.of(2, LogFileHeader.SIZE), next);

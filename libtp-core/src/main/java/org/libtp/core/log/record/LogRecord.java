@@ -13,7 +13,7 @@ import java.util.List;
  * are still frozen in {@link RecordType}.
  */
 public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbort, LogRecord.Checkpoint,
-        LogRecord.PageUpdate, LogRecord.PageImage, LogRecord.PageWrite, LogRecord.Registered {
+        LogRecord.FileEnd, LogRecord.PageUpdate, LogRecord.PageImage, LogRecord.PageWrite, LogRecord.Registered {
 
     RecordType type();
 
@@ -37,6 +37,17 @@ public sealed interface LogRecord permits LogRecord.TxnCommit, LogRecord.TxnAbor
         @Override
         public RecordType type() {
             return RecordType.TXN_ABORT;
+        }
+    }
+
+    /**
+     * The end of a log file that is not the last: the log goes on in file {@code nextFile}
+     * (the log manager writes it at a file switch; nothing else logs one).
+     */
+    record FileEnd(int nextFile) implements LogRecord {
+        @Override
+        public RecordType type() {
+            return RecordType.LOG_FILE_END;
         }
     }
 

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *  TXN_ABORT    (empty)
  *  CHECKPOINT   u64 redoLsn | u64 nextTxnId | u32 n | n x {u64 txnId, u64 firstLsn}
  *               | u32 d | d x {u32 fileId, u64 pageNo, u64 recLsn}          (dirty-page table)
+ *  LOG_FILE_END u32 nextFile
  *  PAGE_UPDATE  u32 fileId | u64 pageNo | u32 offset | u32 length | before | after
  *  PAGE_IMAGE   u32 fileId | u64 pageNo | u32 length | image
  *  PAGE_WRITE   u32 fileId | u64 pageNo | u32 length | page (whole, as written to the data file)
@@ -40,6 +41,7 @@ public final class LogRecords {
         ByteBuffer b = switch (r.type()) {
             case TXN_COMMIT -> buffer(8).putLong(((LogRecord.TxnCommit) r).timeMillis());
             case TXN_ABORT -> buffer(0);
+            case LOG_FILE_END -> buffer(4).putInt(((LogRecord.FileEnd) r).nextFile());
             case CHECKPOINT -> {
                 LogRecord.Checkpoint c = (LogRecord.Checkpoint) r;
                 ByteBuffer x = buffer(24 + 16 * c.active().size() + 20 * c.dirty().size());
@@ -134,6 +136,7 @@ public final class LogRecords {
             LogRecord r = switch (type) {
                 case TXN_COMMIT -> new LogRecord.TxnCommit(b.getLong());
                 case TXN_ABORT -> new LogRecord.TxnAbort();
+                case LOG_FILE_END -> new LogRecord.FileEnd(b.getInt());
                 case CHECKPOINT -> {
                     long prev = b.getLong();
                     long nextTxnId = b.getLong();
@@ -230,6 +233,8 @@ public final class LogRecords {
         return head + switch (r.type()) {
             case TXN_COMMIT -> "TXN_COMMIT at " + java.time.Instant.ofEpochMilli(((LogRecord.TxnCommit) r).timeMillis());
             case TXN_ABORT -> "TXN_ABORT";
+            case LOG_FILE_END -> "LOG_FILE_END the log goes on in "
+                    + org.libtp.core.log.LogFileHeader.fileName(((LogRecord.FileEnd) r).nextFile());
             case CHECKPOINT -> "CHECKPOINT redo from " + Lsn.toString(((LogRecord.Checkpoint) r).redoLsn())
                     + " next txn " + ((LogRecord.Checkpoint) r).nextTxnId()
                     + " active " + ((LogRecord.Checkpoint) r).active() + " dirty pages "

@@ -7,7 +7,7 @@ import org.libtp.core.log.Lsn;
  * The frozen registry of log record type ids. An id is never reused or renumbered: log files
  * outlive releases. New types get new ids; a retired type keeps its entry (marked retired).
  * Ids 1..9 belong to the transaction manager, 10..19 to the buffer manager's page records,
- * 100..199 to record managers of tests and benchmarks, 200..299 to the B-tree, 300..399 to recno.
+ * 20..29 to the log manager, 100..199 to record managers of tests and benchmarks, 200..299 to the B-tree, 300..399 to recno.
  */
 public enum RecordType {
     TXN_COMMIT(1),
@@ -22,6 +22,12 @@ public enum RecordType {
      * recovery rewrites a page from when power loss tore that write (torn-write protection).
      */
     PAGE_WRITE(12),
+    /**
+     * The end of a log file that is not the last (log manager, no transaction): written and
+     * forced before the next file is named, so a file whose records stop without one lost a
+     * stretch. Scans step over it to the next file; recovery never sees it.
+     */
+    LOG_FILE_END(org.libtp.core.log.LogRecordCodec.FILE_END_TYPE),
     /**
      * The test record manager's slot update: before and after image. Owned by libtp-core's tests
      * ({@code SlotStore}), which register its codec.
@@ -80,7 +86,7 @@ public enum RecordType {
      */
     public boolean isResourceRecord() {
         return switch (this) {
-            case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> false;
+            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, LOG_FILE_END -> false;
             case PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE, SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE, BTREE_REPLACE -> true;
         };
     }
@@ -95,8 +101,8 @@ public enum RecordType {
     public boolean loggedAfterChange() {
         return switch (this) {
             case PAGE_IMAGE -> true;
-            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, PAGE_WRITE, SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT,
-                 BTREE_DELETE, BTREE_REPLACE -> false;
+            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, LOG_FILE_END, PAGE_UPDATE, PAGE_WRITE, SLOT_UPDATE, COUNTER_UPDATE,
+                 BTREE_INSERT, BTREE_DELETE, BTREE_REPLACE -> false;
         };
     }
 
@@ -107,7 +113,7 @@ public enum RecordType {
     public boolean isRegistered() {
         return switch (this) {
             case SLOT_UPDATE, COUNTER_UPDATE, BTREE_INSERT, BTREE_DELETE, BTREE_REPLACE -> true;
-            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE -> false;
+            case TXN_COMMIT, TXN_ABORT, CHECKPOINT, LOG_FILE_END, PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE -> false;
         };
     }
 
@@ -115,6 +121,7 @@ public enum RecordType {
     public String owner() {
         return switch (this) {
             case TXN_COMMIT, TXN_ABORT, CHECKPOINT -> "the transaction manager";
+            case LOG_FILE_END -> "the log manager";
             case PAGE_UPDATE, PAGE_IMAGE, PAGE_WRITE -> "the buffer manager";
             case SLOT_UPDATE -> "the test record manager (libtp-core's tests)";
             case COUNTER_UPDATE -> "the commit benchmark's record manager (libtp-bench)";
