@@ -161,7 +161,10 @@ final class LogBuffer {
         long start = mem.getLong(OFF_BUFFER_START);
         writeBuffer(start, end);
         int n = Lsn.file(end);
-        files.file(n).write(LogRecordCodec.fileEnd(n + 1), Lsn.offset(end)); // allocated: appends keep room for it
+        // Appends keep it allocated (each one's allocation covers a file-end record after it); only a
+        // switch right after an open may find it not: then no room is OutOfSpaceException, nothing changed.
+        files.ensureAllocated(end + LogRecordCodec.FILE_END_SIZE);
+        files.file(n).write(LogRecordCodec.fileEnd(n + 1), Lsn.offset(end));
         long t0 = System.nanoTime();
         files.file(n).force(); // earlier files are always fully forced (see findEnd)
         files.counted(t0);
