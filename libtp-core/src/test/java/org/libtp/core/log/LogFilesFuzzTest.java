@@ -266,21 +266,7 @@ class LogFilesFuzzTest {
         List<LogEntry> seen = new ArrayList<>();
         List<String> reports = new ArrayList<>();
         try {
-            boolean whole = LogFileReader.read(new FileStorage(home), new LogFileReader.Visitor() {
-                @Override
-                public void file(String name, long logId) {
-                }
-
-                @Override
-                public void entry(LogEntry entry) {
-                    seen.add(entry);
-                }
-
-                @Override
-                public void damaged(String message) {
-                    reports.add(message);
-                }
-            });
+            boolean whole = LogFuzzEnvironment.readAll(home, seen, reports);
             assertEquals(whole, reports.isEmpty());
             checkRecords("the reader", seen, true, d);
             return whole ? "read" : "damaged report";
@@ -439,21 +425,7 @@ class LogFilesFuzzTest {
         try {
             List<LogEntry> seen = new ArrayList<>();
             List<String> reports = new ArrayList<>();
-            boolean whole = LogFileReader.read(new FileStorage(a), new LogFileReader.Visitor() {
-                @Override
-                public void file(String name, long logId) {
-                }
-
-                @Override
-                public void entry(LogEntry entry) {
-                    seen.add(entry);
-                }
-
-                @Override
-                public void damaged(String message) {
-                    reports.add(message);
-                }
-            });
+            boolean whole = LogFuzzEnvironment.readAll(a, seen, reports);
             assertTrue(!whole && reports.size() == 1 && reports.get(0).contains(Lsn.toString(Lsn.of(n, at)))
                     && reports.get(0).contains("cut short"), reports.toString());
             assertEquals(in.size() / 2, seen.size());
@@ -495,20 +467,7 @@ class LogFilesFuzzTest {
         try {
             String lsn = Lsn.toString(Lsn.of(n, from));
             List<String> reports = new ArrayList<>();
-            boolean whole = LogFileReader.read(new FileStorage(a), new LogFileReader.Visitor() {
-                @Override
-                public void file(String name, long logId) {
-                }
-
-                @Override
-                public void entry(LogEntry entry) {
-                }
-
-                @Override
-                public void damaged(String message) {
-                    reports.add(message);
-                }
-            });
+            boolean whole = LogFuzzEnvironment.readAll(a, new ArrayList<>(), reports);
             assertTrue(!whole && reports.size() == 1 && reports.get(0).contains(lsn)
                     && reports.get(0).contains("zeroed or damaged"), reports.toString());
             List<LogEntry> seen = new ArrayList<>();
