@@ -219,6 +219,48 @@ class ToolsTest {
         assertTrue(c.out().contains("catastrophically"), c.out());
     }
 
+    /**
+     * The repairs a refused open names, from the command line: the log files deleted after a
+     * clean close (the open refuses, naming the command), then the file registry.
+     */
+    @Test
+    void repairStartsANewLogAndRebuildsTheRegistryWhereTheOpenRefuses() throws Exception {
+        Path env = environment();
+        Run usage = libtp("repair", env.toString());
+        assertEquals(2, usage.status(), "one repair must be named");
+        try (var files = Files.list(env)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (p.getFileName().toString().startsWith("log.")) {
+                    Files.delete(p);
+                }
+            }
+        }
+        Run refused = libtp("verify", env.toString());
+        assertEquals(3, refused.status(), refused.out());
+        assertTrue(refused.err().contains("libtp repair --reset-log"), refused.err());
+        Run reset = libtp("repair", "--reset-log", env.toString());
+        assertEquals(0, reset.status(), reset.err());
+        assertTrue(reset.out().startsWith("started a new log for " + env) && reset.out().contains("libtp verify"),
+                reset.out());
+        Run v = libtp("verify", env.toString());
+        assertEquals(0, v.status(), v.out() + v.err());
+        Files.delete(env.resolve("__libtp.files"));
+        refused = libtp("verify", env.toString());
+        assertEquals(3, refused.status(), refused.out());
+        assertTrue(refused.err().contains("libtp repair --rebuild-registry"), refused.err());
+        Run rebuilt = libtp("repair", "--rebuild-registry", env.toString());
+        assertEquals(0, rebuilt.status(), rebuilt.err());
+        assertTrue(rebuilt.out().contains("data files"), rebuilt.out());
+        try (Environment e = Environment.open(env, EnvironmentConfig.defaults());
+             Database db = e.openDatabase(null, "people", DatabaseConfig.defaults())) {
+            assertEquals("value 499", new String(db.get(null, "key499".getBytes(StandardCharsets.UTF_8)),
+                    StandardCharsets.UTF_8));
+        }
+        Run notEnv = libtp("repair", "--reset-log", dir.resolve("nowhere").toString());
+        assertEquals(3, notEnv.status());
+        assertTrue(notEnv.err().contains("is not a directory"), notEnv.err());
+    }
+
     @Test
     void theProgressBarIsOneLineAndOnlyOnATerminal() {
         StringWriter w = new StringWriter();

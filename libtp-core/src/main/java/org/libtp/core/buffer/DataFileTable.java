@@ -68,7 +68,7 @@ final class DataFileTable {
                     throw new CorruptionException("the file registry " + where(FileRegistryCodec.FILE) + " is missing "
                             + "but data files exist (" + String.join(", ", orphans) + "): log records name files by "
                             + "id, so they cannot be used without it. Rebuild it from the data files' headers "
-                            + "(Environment.rebuildFileRegistry, org.libtp.db); nothing was changed");
+                            + "(Environment.rebuildFileRegistry, org.libtp.db; libtp repair --rebuild-registry); nothing was changed");
                 }
                 return;
             }
@@ -87,7 +87,7 @@ final class DataFileTable {
                 reg = FileRegistryCodec.decode(bytes, where(FileRegistryCodec.FILE));
             } catch (CorruptionException e) {
                 throw new CorruptionException(e.getMessage() + "; or rebuild it from the data files' headers "
-                        + "(Environment.rebuildFileRegistry, org.libtp.db). Nothing was changed", e);
+                        + "(Environment.rebuildFileRegistry, org.libtp.db; libtp repair --rebuild-registry). Nothing was changed", e);
             }
             for (Map.Entry<Integer, String> e : reg.entrySet()) {
                 int id = e.getKey();
@@ -160,13 +160,13 @@ final class DataFileTable {
             throw new CorruptionException("data file " + where(name) + " belongs to another environment (id "
                     + Long.toHexString(dh.envId()) + ", this one " + Long.toHexString(envId) + "): it was copied from "
                     + "elsewhere. Restore this environment's file, or adopt the file: Environment.rebuildFileRegistry "
-                    + "then Environment.resetLog (org.libtp.db)");
+                    + "then Environment.resetLog (org.libtp.db; libtp repair --rebuild-registry, then --reset-log)");
         }
         if (dh.fileId() != id || !dh.name().equals(name)) {
             throw new CorruptionException("data file " + where(name) + " says it is file id " + dh.fileId() + " '"
                     + dh.name() + "', but " + FileRegistryCodec.FILE + " registers it as file id " + id
                     + ": the registry or the file was replaced. Rebuild the registry from the data files' headers "
-                    + "(Environment.rebuildFileRegistry, org.libtp.db) or restore from a backup");
+                    + "(Environment.rebuildFileRegistry, org.libtp.db; libtp repair --rebuild-registry) or restore from a backup");
         }
         if (dh.pageSize() != pageSize) {
             throw new CorruptionException("data file " + where(name) + " has " + dh.pageSize() + "-byte pages, but the "
@@ -208,7 +208,7 @@ final class DataFileTable {
                     if (f.size() > pageSize) {
                         throw new CorruptionException("data file " + where(name) + " exists but is not registered in "
                                 + FileRegistryCodec.FILE + ": the registry lost it. Rebuild the registry from the data "
-                                + "files' headers (Environment.rebuildFileRegistry, org.libtp.db); nothing was changed");
+                                + "files' headers (Environment.rebuildFileRegistry, org.libtp.db; libtp repair --rebuild-registry); nothing was changed");
                     }
                     long envId = log == null ? 0 : log.environmentId();
                     f.write(new DataFileHeader(pageSize, envId, free, name, System.currentTimeMillis()).encode(), 0);

@@ -622,7 +622,7 @@ public final class SharedBufferPool implements BufferManager {
         return "carries LSN " + Lsn.toString(lsn) + ", at or beyond the end of the log (" + Lsn.toString(end)
                 + "): log records it depends on were lost, so its content cannot be checked against the log. "
                 + "Restore the environment from a backup; or, accepting possibly incomplete transactions, reset "
-                + "the data files' LSNs and start a new log (org.libtp.db.Environment.resetLog)";
+                + "the data files' LSNs and start a new log (org.libtp.db.Environment.resetLog, libtp repair --reset-log)";
     }
 
     @Override

@@ -122,7 +122,7 @@ public record LogAnchor(long envId, long logId, long minEndLsn, long createdMill
     /** What to do about a damaged or missing anchor. */
     static final String RESTORE = "Restore the environment directory from a backup; or, accepting that changes of "
             + "transactions the log no longer holds may be incomplete, reset the data files' LSNs and start a new "
-            + "log with org.libtp.db.Environment.resetLog or Repair.resetLog (org.libtp.core.txn)";
+            + "log with org.libtp.db.Environment.resetLog (the command line: libtp repair --reset-log DIR)";
 
     private static int crc(byte[] bytes) {
         CRC32C c = new CRC32C();

@@ -76,7 +76,8 @@ public final class LogFileHeader {
             throw new VersionMismatchException("log file " + name + " has log format version "
                     + b.getInt(OFF_VERSION) + ", this LibTP reads version " + VERSION + ": open the environment "
                     + "once with the LibTP that wrote it and close it cleanly (every change is then in the data "
-                    + "files), then start a new log with org.libtp.db.Environment.resetLog; or dump and load");
+                    + "files), then start a new log with org.libtp.db.Environment.resetLog (libtp repair --reset-log); or "
+                    + "dump and load");
         }
         if (b.getInt(OFF_HEADER_SIZE) != SIZE || b.getInt(OFF_FILE_NUMBER) != expectedFileNumber) {
             throw new CorruptionException("log file " + name + " says it is file number "
