@@ -37,10 +37,11 @@ import org.libtp.core.region.RegionHeader;
  *   56   8  size                         16   8  process start, ms since epoch
  *   64   8  fingerprint                  24   8  generation (+1 per claim)
  *   72   4  latchArrayCount (&lt;= 3)        32   8  attach time, ms since epoch
- *   76   4  repairable (bit k: latch     40  24  reserved
- *              array k's holder's death
- *              is repaired by its manager)
- *   80  48  3 x {offset u64, stride u32, count u32}
+ *   76   4  repairable (bit k: latch     40   8  dead generation: the generation
+ *              array k's holder's death              a failCheck or latch repairer
+ *              is repaired by its manager)           found dead (holding the
+ *   80  48  3 x {offset u64, stride u32,             process's liveness lock)
+ *               count u32}               48  16  reserved
  * </pre>
  */
 final class EnvLayout {
@@ -75,6 +76,13 @@ final class EnvLayout {
     static final int SLOT_START = 16;
     static final int SLOT_GENERATION = 24;
     static final int SLOT_ATTACH = 32;
+    /**
+     * Written by whoever holds a dead process's liveness lock (failCheck, a latch repairer): the
+     * lock alone would make the process look alive to every other process meanwhile, and one of
+     * them may be waiting for what the dead process held (the group-commit leader word) while
+     * the holder's cleanup waits for that process.
+     */
+    static final int SLOT_DEAD_GENERATION = 40;
 
     static final int SLOT_FREE = 0;
     static final int SLOT_BUSY = 1;
@@ -91,6 +99,7 @@ final class EnvLayout {
             .add("dirRepairable", DIR_REPAIRABLE).add("dirLatchArrays", DIR_LATCH_ARRAYS).add("dirLatchArraySize", DIR_LATCH_ARRAY_SIZE)
             .add("slot", SLOT_SIZE).add("slotPid", SLOT_PID).add("slotStart", SLOT_START)
             .add("slotGeneration", SLOT_GENERATION).add("slotAttach", SLOT_ATTACH)
+            .add("slotDeadGeneration", SLOT_DEAD_GENERATION)
             .value();
 
     private EnvLayout() {

@@ -94,11 +94,12 @@ final class ProcessRegistry {
         if (s < 0 || s >= maxProcesses) {
             return false; // no such slot: the latch word is garbage, treat as a dead owner
         }
-        if (heldDead.contains(s) || claimedHere.get().contains(s)) {
+        if (heldDead.contains(s) || claimedHere.get().contains(s) || declaredDead(s)) {
             // Its liveness lock is held by our own failCheck, which found it dead, or by this
-            // thread's repair of one of its latches: a thread of ours waiting for what it held (the
-            // group-commit leader word, a latch a repair needs) must see it dead, or the repair
-            // waits for that thread and that thread for the repair.
+            // thread's repair of one of its latches, or by another process that found it dead
+            // and said so in its slot: a thread waiting for what it held (the group-commit
+            // leader word, a latch a repair needs) must see it dead, or the cleanup waits for
+            // that thread and that thread for the cleanup.
             return false;
         }
         try {
@@ -106,6 +107,25 @@ final class ProcessRegistry {
         } catch (IOException e) {
             LOG.warn("cannot check liveness of slot {} of {}: {}", s, home, e.toString());
             return true; // unknown: keep waiting rather than fail a healthy environment
+        }
+    }
+
+    /** Whether slot {@code s}'s process was found dead by a holder of its liveness lock (its dead generation is its generation). */
+    private boolean declaredDead(int s) {
+        long at = slotOffset(maxRegions, s);
+        return mem.getIntVolatile(at + SLOT_STATE) == SLOT_BUSY
+                && mem.getLongVolatile(at + SLOT_DEAD_GENERATION) == mem.getLongVolatile(at + SLOT_GENERATION);
+    }
+
+    /**
+     * Says in slot {@code s} that its process is dead. Only a holder of the slot's liveness lock
+     * may, and only while the slot is in use: the generation written is then that of a dead
+     * process, and a process claiming the slot later gets the next one.
+     */
+    private void declareDead(int s) {
+        long at = slotOffset(maxRegions, s);
+        if (mem.getIntVolatile(at + SLOT_STATE) == SLOT_BUSY) {
+            mem.putLongVolatile(at + SLOT_DEAD_GENERATION, mem.getLongVolatile(at + SLOT_GENERATION));
         }
     }
 
@@ -132,6 +152,7 @@ final class ProcessRegistry {
                 return null;
             }
             claimedHere.get().add(s);
+            declareDead(s);
             return () -> {
                 claimedHere.get().remove(s);
                 lockFile.release(l);
@@ -200,6 +221,7 @@ final class ProcessRegistry {
                     if (mem.getIntVolatile(at + SLOT_STATE) != SLOT_BUSY) {
                         continue; // closed cleanly between our two looks
                     }
+                    declareDead(s); // other processes see it dead, not held, from now on
                     long pid = mem.getLong(at + SLOT_PID);
                     String latch = owner.repairLatchesHeldBy(s + 1);
                     if (latch == SharedEnvironment.REPAIR_ELSEWHERE) {

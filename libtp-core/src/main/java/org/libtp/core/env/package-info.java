@@ -70,7 +70,14 @@
  * latches naming the slot without asking again, and this process's liveness checks answer "dead"
  * for that slot from failCheck's list: a repair that waits for something the dead process held
  * (the group-commit leader word, taken over from a dead leader) would otherwise wait for
- * failCheck, and failCheck for it. A latch this process has no repair for, in an
+ * failCheck, and failCheck for it. The same holds across processes: whoever takes a dead
+ * slot's liveness lock (failCheck, a latch waiter repairing) first writes the slot's generation
+ * into its dead generation, and every process's liveness check answers "dead" for a BUSY slot
+ * whose two agree. Otherwise a committer in a third process waits for the dead leader while
+ * failCheck's rollback of the dead transaction waits for a frame latch that committer holds
+ * (it forces the log before writing the page). Only a holder of the lock writes it, so it names
+ * a dead incarnation; the next process to claim the slot gets the next generation. A latch this
+ * process has no repair for, in an
  * array its region declares repairable (the directory entry's repairable bits), is left to a
  * process that has opened that manager: the slot stays until then. A process without a listener
  * of a kind some process has had ({@code listenerKinds}: the buffer pool's, which gives back a

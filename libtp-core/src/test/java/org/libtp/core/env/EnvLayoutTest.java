@@ -34,6 +34,7 @@ class EnvLayoutTest {
         assertEquals(16, EnvLayout.SLOT_START);
         assertEquals(24, EnvLayout.SLOT_GENERATION);
         assertEquals(32, EnvLayout.SLOT_ATTACH);
+        assertEquals(40, EnvLayout.SLOT_DEAD_GENERATION);
         assertEquals(5120 + 128 * 32, EnvLayout.slotOffset(32, 0));
         assertEquals(5120 + 128 * 32 + 64 * 64, EnvLayout.regionSize(32, 64));
     }
@@ -42,7 +43,8 @@ class EnvLayoutTest {
     void environmentRegionTableIsDocumented() throws Exception {
         String doc = Files.readString(Path.of("..", "docs", "formats.md"));
         for (String line : new String[] {"784           4              homeLength", "1024          4096           home",
-                "5120          128 * R        region directory", "5120 + 128R   64 * P         process registry"}) {
+                "5120          128 * R        region directory", "5120 + 128R   64 * P         process registry",
+                "40   8  dead generation"}) {
             assertTrue(doc.contains(line), "docs/formats.md lacks: " + line);
         }
     }
