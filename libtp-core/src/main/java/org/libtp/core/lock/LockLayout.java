@@ -31,6 +31,8 @@ import org.libtp.core.region.LatchArray;
  *     576     8  deadlock victims chosen
  *     584     8  timeouts
  *     592     8  escalations (file locks taken instead of more page locks)
+ *     600     4  reclaim           1 = a partition was repaired since the last sweep: a free
+ *                                  entry may be lost (see below); the next sweep clears it
  *
  *  region "lock.tables"
  *  offset        size      field
@@ -88,8 +90,13 @@ import org.libtp.core.region.LatchArray;
  *       counts and caches are rebuilt from them, entries allocated but not yet used are freed,
  *       and the lockers of its requests are marked {@code suspect}, so their chains (which
  *       cross partitions) are rebuilt from the requests naming them when they are released.
- *       An entry the holder had popped from a free stack but not yet named is lost (one request
- *       or object at most per death).</li>
+ *       An entry the holder had popped from a free stack but not yet named, or unnamed but
+ *       not yet pushed, is on no list: the repair sets the {@code reclaim} word, and the next
+ *       transaction end or failCheck in any process sweeps under every partition latch (no
+ *       entry is in flight then, since entries move only under a partition latch): an entry
+ *       that names no partition and is on no free stack and in no cache is pushed back. A
+ *       sweeper that dies holding the latches leaves them to be repaired, which sets the word
+ *       again.</li>
  *   <li><b>Init latch</b>: not repaired: it is held only while the first process creates the
  *       tables; its holder's death fails the environment (run recovery).</li>
  * </ul>
@@ -104,9 +111,10 @@ import org.libtp.core.region.LatchArray;
 final class LockLayout {
     /**
      * 2: intention modes, escalations; 3: the regions carry the layout fingerprint; 4: objects
-     * and free requests say their partition, lockers a suspect flag (partition latch repair).
+     * and free requests say their partition, lockers a suspect flag (partition latch repair);
+     * 5: the reclaim word.
      */
-    static final int LAYOUT_VERSION = 4;
+    static final int LAYOUT_VERSION = 5;
 
 
     // ---- region "lock"
@@ -125,6 +133,7 @@ final class LockLayout {
     static final long OFF_DEADLOCKS = 576;
     static final long OFF_TIMEOUTS = 584;
     static final long OFF_ESCALATIONS = 592;
+    static final long OFF_RECLAIM = 600;
 
     // ---- region "lock.tables"
     static final long OFF_PART = 256;

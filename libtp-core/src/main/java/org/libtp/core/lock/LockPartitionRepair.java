@@ -129,6 +129,9 @@ final class LockPartitionRepair {
         if (posts > 0) {
             t.flushWakeups(); // under the latch, once: this is no common path
         }
+        // The dead holder may have taken an entry off a free stack and not named it yet, or
+        // unnamed one and not pushed it yet: the next sweep finds it (LockTableReader.reclaimLost).
+        t.ctl.putIntVolatile(OFF_RECLAIM, 1);
         LOG.warn("lock partition {} repaired after the death of {}: {} objects, {} requests in queues, {} unused "
                 + "requests and {} empty objects freed, {} lockers' chains to be rebuilt", p, deadOwner, members.size(),
                 queued, unused.size(), freedObjects, suspects.cardinality());

@@ -3,6 +3,8 @@ package org.libtp.core.lock;
 import org.libtp.core.env.RegionEnvironment;
 import org.libtp.core.memory.Memory;
 import org.libtp.core.sync.Latch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 
 import static org.libtp.core.lock.LockLayout.*;
@@ -12,6 +14,7 @@ import static org.libtp.core.lock.LockLayout.*;
  * the region's totals) and the {@link LockTableSnapshot} that {@code libtp locks} prints.
  */
 final class LockTableReader {
+    private static final Logger LOG = LoggerFactory.getLogger(SharedLockManager.class);
     private final LockTable t;
     private final WaitsForGraph graph;
     private final RegionEnvironment env;
@@ -122,6 +125,86 @@ final class LockTableReader {
                 partLatches[p].release();
             }
         }
+    }
+
+    /** Whether a partition was repaired since the last {@link #reclaimLost} (one volatile read). */
+    boolean reclaimDue() {
+        return ctl.getIntVolatile(OFF_RECLAIM) != 0;
+    }
+
+    /**
+     * Gives back the free entries a holder of a partition latch lost by dying between taking one
+     * off a free stack and naming it, or between unnaming one and pushing it (see
+     * {@link LockLayout}): under every partition latch, in index order as a detection pass takes
+     * them (entries move only under one), an entry that names no partition and is on no free
+     * stack and in no cache is pushed back. Returns {requests, objects} given back.
+     */
+    int[] reclaimLost() {
+        t.checkOpen();
+        env.checkValid();
+        int held = 0;
+        try {
+            for (; held < lay.partitions(); held++) {
+                partLatches[held].acquire();
+            }
+            if (!ctl.compareAndSetInt(OFF_RECLAIM, 1, 0)) {
+                return new int[] {0, 0}; // another process swept first
+            }
+            java.util.BitSet reqs = members(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT, lay.maxLocks());
+            java.util.BitSet objs = members(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT, lay.maxObjects());
+            if (reqs == null || objs == null) {
+                return new int[] {0, 0}; // a free stack with a cycle: nothing safe to push
+            }
+            for (int p = 0; p < lay.partitions(); p++) {
+                long caches = mem.getLong(LockTable.partBlock(p) + P_CACHES);
+                if ((int) caches > 0 && (int) caches <= lay.maxLocks()) {
+                    reqs.set((int) caches - 1);
+                }
+                int co = (int) (caches >>> 32);
+                if (co > 0 && co <= lay.maxObjects()) {
+                    objs.set(co - 1);
+                }
+            }
+            int[] back = new int[2];
+            for (int r = reqs.nextClearBit(0); r < lay.maxLocks(); r = reqs.nextClearBit(r + 1)) {
+                long ra = t.req(r);
+                if (mem.getIntVolatile(ra + R_PART) == NO_PART) {
+                    mem.putLong(ra + R_MODE, LockTable.pair(0, ST_FREE));
+                    t.push(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT, r);
+                    back[0]++;
+                }
+            }
+            for (int o = objs.nextClearBit(0); o < lay.maxObjects(); o = objs.nextClearBit(o + 1)) {
+                if (mem.getIntVolatile(t.obj(o) + O_PART) == NO_PART) {
+                    t.push(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT, o);
+                    back[1]++;
+                }
+            }
+            if (back[0] + back[1] > 0) {
+                LOG.warn("lock table of {}: {} lock requests and {} lock objects lost by a process that died inside a "
+                        + "partition latch given back", env.home(), back[0], back[1]);
+            }
+            return back;
+        } finally {
+            for (int p = held - 1; p >= 0; p--) {
+                partLatches[p].release();
+            }
+        }
+    }
+
+    /** The entries on a free stack, or null if it has a cycle. */
+    private java.util.BitSet members(long head, long base, int stride, int link, int max) {
+        java.util.BitSet out = new java.util.BitSet(max);
+        int top = (int) ctl.getLongVolatile(head);
+        int n = 0;
+        while (top > 0 && top <= max) {
+            if (out.get(top - 1) || ++n > max) {
+                return null;
+            }
+            out.set(top - 1);
+            top = mem.getIntVolatile(base + (long) stride * (top - 1) + link);
+        }
+        return out;
     }
 
     private int walk(long head, long base, int stride, int link, int max, boolean requests, int[] named) {

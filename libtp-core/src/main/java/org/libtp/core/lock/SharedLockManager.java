@@ -81,7 +81,10 @@ public final class SharedLockManager implements LockManager {
         this.graph = new WaitsForGraph(t, config);
         this.role = new DetectorRole(t, graph, release, config);
         this.reader = new LockTableReader(t, graph);
-        this.failCheckListener = dead -> release.onFailCheck();
+        this.failCheckListener = dead -> {
+            release.onFailCheck();
+            reclaimIfDue();
+        };
         this.ctl = ctl;
         this.mem = t.mem;
         this.lay = lay;
@@ -743,15 +746,28 @@ public final class SharedLockManager implements LockManager {
             fl.reuse(FileLocks.NONE); // its file, intention and page locks are gone
         }
         release.release(txn.slot(), txn.id());
+        reclaimIfDue();
     }
 
     /** End listener: the transaction ended in this process, or failCheck rolled back a dead one. */
     private void ended(int slot, long txnId, boolean committed) {
         try {
             release.release(slot, txnId);
+            reclaimIfDue();
         } catch (IllegalStateException e) {
             // The environment handle or its memory is closed: nothing shared to release.
             LOG.debug("locks of transaction {} not released: {}", txnId, e.toString());
+        }
+    }
+
+    /**
+     * After a partition repair (in any process), the sweep that gives back the free entries its
+     * dead holder may have left on no list; one volatile read otherwise. Called where this thread
+     * holds no partition latch: at transaction ends and in failCheck.
+     */
+    private void reclaimIfDue() {
+        if (reader.reclaimDue()) {
+            reader.reclaimLost();
         }
     }
 

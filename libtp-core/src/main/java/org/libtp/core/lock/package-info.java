@@ -53,7 +53,10 @@
  *       caches were drained back to the stacks and the request retried once. Pops and pushes
  *       happen under a partition latch, and every entry names the partition that took it (-1 when
  *       free), so a process dying in the middle leaves the entry to that partition's repair
- *       (below); only an entry popped and not yet named is lost.</li>
+ *       (below). An entry popped and not yet named, or unnamed and not yet pushed, is on no
+ *       list: after a repair the next transaction end or failCheck sweeps the table under
+ *       every partition latch and pushes back every entry that names no partition and is on no
+ *       stack and in no cache ({@code reclaim} word).</li>
  *   <li><b>Counts</b> (locks and objects in use, requests, waits) are per partition, in the
  *       partition latch's cache line, written under it; {@code stats()} adds them up.</li>
  * </ul>

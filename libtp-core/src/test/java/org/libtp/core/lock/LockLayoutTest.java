@@ -31,7 +31,9 @@ class LockLayoutTest {
         assertEquals(584, OFF_TIMEOUTS);
         assertEquals(592, OFF_ESCALATIONS);
         assertTrue(OFF_ESCALATIONS + 8 <= CTL_SIZE);
-        assertEquals(4, LAYOUT_VERSION);
+        assertEquals(600, OFF_RECLAIM);
+        assertTrue(OFF_RECLAIM + 4 <= CTL_SIZE);
+        assertEquals(5, LAYOUT_VERSION);
         // Mode ordinals are stored in the table: never renumbered.
         assertEquals(0, LockMode.READ.ordinal());
         assertEquals(1, LockMode.WRITE.ordinal());

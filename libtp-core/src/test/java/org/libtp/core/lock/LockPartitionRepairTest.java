@@ -27,7 +27,7 @@ import static org.libtp.core.lock.LockMode.WRITE;
  * A lock-table partition latch whose holder died in the middle of a change. In one JVM the latch
  * word is made to name an owner no process holds and the partition is scribbled on as such a
  * holder leaves it (a queue cut, buckets emptied, counts wrong, an entry taken off the free list
- * and not used, a locker's chain cut); across JVMs a child takes the latch, scribbles and is
+ * and not used, one taken off and not named yet, a locker's chain cut); across JVMs a child takes the latch, scribbles and is
  * killed with SIGKILL. The next thread to take the latch rebuilds the partition; locks held stay
  * held, waiters are granted, and once everything is released the table is empty with every entry
  * free (nothing leaked).
@@ -68,6 +68,10 @@ class LockPartitionRepairTest {
         int r = t.allocRequest(pb, 0);
         int o = t.allocObject(pb, 0);
         assertTrue(r >= 0 && o >= 0);
+        // A request and an object popped from the free stacks and not named yet: on no list,
+        // given back by the sweep that follows a repair (lost for good before it).
+        assertTrue(t.pop(OFF_REQ_FREE, t.lay.offRequests(), REQ, R_LNEXT) >= 0);
+        assertTrue(t.pop(OFF_OBJ_FREE, t.lay.offObjects(), OBJ, O_NEXT) >= 0);
         // The chain of one locker cut to nothing.
         mem.putInt(t.locker(cutChainOfSlot) + L_CHAIN, 0);
     }
