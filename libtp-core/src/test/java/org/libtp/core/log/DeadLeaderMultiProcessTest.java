@@ -27,6 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * rollback of the dead transaction waited for a frame latch, the frame's holder for a log force,
  * and the force for the dead leader.
  */
+@org.junit.jupiter.api.Tag("multi-jvm")
+@org.junit.jupiter.api.Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DeadLeaderMultiProcessTest {
     @TempDir
     Path home;
