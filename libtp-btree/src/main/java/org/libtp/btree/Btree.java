@@ -150,7 +150,18 @@ final class Btree {
         long pageNo = ROOT;
         boolean locked = false; // this descent holds a leafMode reference on pageNo
         ReadScratch scratch = SCRATCH.get();
+        int steps = 0;
         while (true) {
+            if (++steps > MAX_DESCENT_STEPS) {
+                // Child and right links that lead in a circle (a damaged page whose checksum
+                // holds): no descent of a sound tree comes near this, restarts included.
+                if (locked) {
+                    prot.unlock(pageNo);
+                }
+                throw new CorruptionException("a descent of " + bm.describe(file) + " did not reach a leaf after "
+                        + MAX_DESCENT_STEPS + " pages (now at page " + pageNo + "): child or right-sibling links "
+                        + "form a cycle; run verify, and restore from a backup");
+            }
             if (!locked) {
                 long step = optimisticStep(pageNo, key, scratch);
                 if (step >= 0) {
@@ -235,6 +246,9 @@ final class Btree {
             pageNo = child;
         }
     }
+
+    /** Pages one descent may visit before its links are taken for a cycle. */
+    static final int MAX_DESCENT_STEPS = 100_000;
 
     /** Slots of {@link #hotLeaves}: a power of two. */
     private static final int HOT_SLOTS = 64;

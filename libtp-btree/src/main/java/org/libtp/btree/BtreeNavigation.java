@@ -54,7 +54,9 @@ final class BtreeNavigation {
             if (right == 0) {
                 return null;
             }
+            java.util.Set<Long> seen = new java.util.HashSet<>();
             while (right > 0) { // the first entry of the next non-empty leaf
+                checkNotSeen(seen, right);
                 prot.lock(right, LockMode.READ);
                 try (PinnedPage h = PinnedPage.pin(tree.bm, tree.file, right).latch()) {
                     BtreePage bp = new BtreePage(h.page());
@@ -80,6 +82,8 @@ final class BtreeNavigation {
     Position seek(byte[] key, boolean inclusive, Protection prot) {
         byte[] start = key == null ? new byte[0] : key;
         Page p = key == null ? leftmost(prot) : tree.findLeaf(start, prot, LockMode.READ, null);
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        int restarts = 0;
         while (true) {
             long right = 0;
             long pageNo = p.pageNo();
@@ -101,14 +105,30 @@ final class BtreeNavigation {
             }
             if (free) { // moved right onto a page unlinked meanwhile: start again
                 prot.unlock(pageNo);
+                if (++restarts > MAX_DESCENT_STEPS) { // a leaf that reads as free wherever it is reached from
+                    throw new CorruptionException("a cursor of " + tree.bm.describe(tree.file) + " found page " + pageNo
+                            + " free each of " + MAX_DESCENT_STEPS + " times it came to it: run verify, and restore "
+                            + "from a backup");
+                }
                 p = key == null ? leftmost(prot) : tree.findLeaf(start, prot, LockMode.READ, null);
+                seen.clear();
                 continue;
             }
             if (right == 0) {
                 return null;
             }
+            seen.add(pageNo);
+            checkNotSeen(seen, right);
             prot.lock(right, LockMode.READ);
             p = tree.bm.get(tree.file, right, 0);
+        }
+    }
+
+    /** A walk along the leaf level that comes back to a page: right-sibling links in a circle. */
+    private void checkNotSeen(java.util.Set<Long> seen, long pageNo) {
+        if (!seen.add(pageNo)) {
+            throw new CorruptionException("the right-sibling links of the leaves of " + tree.bm.describe(tree.file)
+                    + " come back to page " + pageNo + ": run verify, and restore from a backup");
         }
     }
 

@@ -208,6 +208,12 @@ class PageFuzzTest {
         damagedPage(1, 1L, 0); // b.db page 1 (the root), seed 1, bytes changed, CRC recomputed
     }
 
+    /** Before: a get never returned (a descent following links in a circle; CI, 2026-12-07). */
+    @Example
+    void pageWhoseLinksMakeADescentGoRoundForever() throws IOException {
+        damagedPage(21, -10842332L, 1); // b.db page 21, random bytes, CRC recomputed
+    }
+
     /** Before: IllegalArgumentException "page number 36028797018963970 not in [0, 1099511627775]" from a get. */
     @Example
     void leafWithAnOverflowLinkBeyondAnyFile() throws IOException {
