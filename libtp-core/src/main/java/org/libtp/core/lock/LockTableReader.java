@@ -100,11 +100,7 @@ final class LockTableReader {
     int[] freeEntries() {
         t.checkOpen();
         env.checkValid();
-        int held = 0;
-        try {
-            for (; held < lay.partitions(); held++) {
-                partLatches[held].acquire();
-            }
+        return underEveryPartitionLatch(() -> {
             int[] named = new int[1];
             int reqs = walk(OFF_REQ_FREE, lay.offRequests(), REQ, R_LNEXT, lay.maxLocks(), true, named);
             int objs = walk(OFF_OBJ_FREE, lay.offObjects(), OBJ, O_NEXT, lay.maxObjects(), false, named);
@@ -120,6 +116,17 @@ final class LockTableReader {
                 }
             }
             return new int[] {reqs, objs, lay.maxLocks(), lay.maxObjects(), named[0]};
+        });
+    }
+
+    /** Runs {@code body} holding every partition latch, taken in index order as a detection pass takes them. */
+    private <T> T underEveryPartitionLatch(java.util.function.Supplier<T> body) {
+        int held = 0;
+        try {
+            for (; held < lay.partitions(); held++) {
+                partLatches[held].acquire();
+            }
+            return body.get();
         } finally {
             for (int p = held - 1; p >= 0; p--) {
                 partLatches[p].release();
@@ -142,11 +149,7 @@ final class LockTableReader {
     int[] reclaimLost() {
         t.checkOpen();
         env.checkValid();
-        int held = 0;
-        try {
-            for (; held < lay.partitions(); held++) {
-                partLatches[held].acquire();
-            }
+        return underEveryPartitionLatch(() -> {
             if (!ctl.compareAndSetInt(OFF_RECLAIM, 1, 0)) {
                 return new int[] {0, 0}; // another process swept first
             }
@@ -185,11 +188,7 @@ final class LockTableReader {
                         + "partition latch given back", env.home(), back[0], back[1]);
             }
             return back;
-        } finally {
-            for (int p = held - 1; p >= 0; p--) {
-                partLatches[p].release();
-            }
-        }
+        });
     }
 
     /** The entries on a free stack, or null if it has a cycle. */
