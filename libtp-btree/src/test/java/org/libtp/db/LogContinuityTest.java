@@ -174,6 +174,21 @@ class LogContinuityTest {
         assertUnchanged(before);
     }
 
+    /** A log file emptied (shorter than its header): refused, naming the path and the way out. */
+    @Test
+    void anEmptiedLogFileIsRefusedNamingItsPathAndTheWayOut() throws IOException {
+        populate();
+        Path last = logFiles().get(logFiles().size() - 1);
+        try (RandomAccessFile f = new RandomAccessFile(last.toFile(), "rw")) {
+            f.setLength(0);
+        }
+        Map<String, byte[]> before = snapshot();
+        CorruptionException e = refusedOpen();
+        assertTrue(e.getMessage().contains(last.toString()) && e.getMessage().contains("shorter than its")
+                && e.getMessage().contains("resetLog") && e.getMessage().contains("backup"), e.getMessage());
+        assertUnchanged(before);
+    }
+
     @Test
     void aLogWhoseCommitRecordIsGoneIsRefusedAndNothingChanges() throws IOException {
         populate();

@@ -71,4 +71,28 @@ class TransactionStateTest {
             victim.commit();
         }
     }
+
+    /**
+     * Two connections used by one thread, the second waiting for a lock the first's open
+     * transaction holds: refused at once (it could never be granted), 40001, with advice in JDBC
+     * terms rather than the record API's.
+     */
+    @Test
+    void aConnectionWaitingForAnotherOfTheSameThreadIsRefusedAtOnceInJdbcTerms() throws Exception {
+        String url = "jdbc:libtp:" + dir.resolve("db") + ";create=true";
+        try (Connection a = DriverManager.getConnection(url); Connection b = DriverManager.getConnection(url)) {
+            run(a, "CREATE TABLE x (id INT PRIMARY KEY, v INT)");
+            run(a, "INSERT INTO x VALUES (1, 0)");
+            a.setAutoCommit(false);
+            run(a, "UPDATE x SET v = 1 WHERE id = 1");
+            long start = System.nanoTime();
+            SQLException e = assertThrows(SQLException.class, () -> run(b, "SELECT v FROM x WHERE id = 1"));
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "refused at once, not after the lock timeout");
+            assertEquals("40001", e.getSQLState());
+            assertTrue(e.getMessage().contains("another connection this thread uses")
+                    && !e.getMessage().contains("instead of null"), e.getMessage());
+            a.commit();
+            run(b, "SELECT v FROM x WHERE id = 1"); // once the first ends, the second goes on
+        }
+    }
 }

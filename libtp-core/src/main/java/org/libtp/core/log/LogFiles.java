@@ -189,7 +189,10 @@ final class LogFiles {
         try {
             file(n).readFully(h, 0);
         } catch (EOFException e) {
-            throw new CorruptionException("log file " + LogFileHeader.fileName(n) + " is shorter than its header");
+            throw new CorruptionException("log file " + where(LogFileHeader.fileName(n)) + " is " + file(n).size()
+                    + " bytes, shorter than its " + LogFileHeader.SIZE + "-byte header: it was cut short or emptied "
+                    + "(log files are written whole before they are named), and the records it held are lost; "
+                    + "nothing was changed. " + LogAnchor.RESTORE);
         }
         return LogFileHeader.validate(LogFileHeader.fileName(n), h, n);
     }

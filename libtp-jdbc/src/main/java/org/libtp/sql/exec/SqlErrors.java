@@ -86,8 +86,19 @@ public final class SqlErrors {
      * a transient error (53100); misuse is 42000/HY000 with the engine's message.
      */
     public static SQLException map(RuntimeException e) {
-        if (e instanceof DeadlockException || e instanceof LockTimeoutException
-                || e instanceof SelfDeadlockException) {
+        if (e instanceof SelfDeadlockException) {
+            // The engine's advice is the record API's (pass the transaction instead of null); over
+            // JDBC the other transaction is another connection's, used by the same thread.
+            String m = e.getMessage();
+            int advice = m == null ? -1 : m.indexOf(". Do this in transaction");
+            if (advice > 0) {
+                m = m.substring(0, advice);
+            }
+            return new SQLTransactionRollbackException(m + ". Over JDBC: another connection this thread uses has "
+                    + "that transaction open (auto-commit off); commit or roll it back first, or do both in one "
+                    + "connection: retried as it is, this statement fails the same way", "40001", e);
+        }
+        if (e instanceof DeadlockException || e instanceof LockTimeoutException) {
             return new SQLTransactionRollbackException(e.getMessage(), "40001", e);
         }
         if (e instanceof org.libtp.core.EnvironmentReopenedException r) {
