@@ -209,8 +209,19 @@ final class PageWriter {
             file.write(ByteBuffer.wrap(image), (pageNo + 1) * pageSize);
             file.force();
         } catch (IOException e) {
-            throw new EnvironmentAccessException("cannot rewrite torn page " + pageNo + " of " + nameAt(fileId) + " in "
-                    + env.home() + ": " + e, e);
+            if (StorageErrors.isNoSpace(e)) {
+                // A page missing past its file's end was never written, often because the disk
+                // was full then; it still is. The log holds the page: nothing is lost.
+                long free = StorageErrors.usableSpace(env.home());
+                throw new OutOfSpaceException("recovery cannot write page " + pageNo + " of data file "
+                        + nameAt(fileId) + " in " + env.home() + " (" + why + "; rewritten from its image logged at "
+                        + Lsn.toString(imageLsn) + "): " + e.getMessage() + " (" + (free < 0 ? "free space unknown"
+                        : free + " bytes free") + "); nothing is lost, the log holds the page: free space on that "
+                        + "file system and open the environment again", e);
+            }
+            throw new EnvironmentAccessException("recovery cannot rewrite page " + pageNo + " of " + nameAt(fileId)
+                    + " in " + env.home() + " (" + why + ") from its image logged at " + Lsn.toString(imageLsn) + ": "
+                    + e + "; nothing was lost (the log holds the page): fix the I/O error and open again", e);
         }
         LOG.warn("page {} of data file {} in {} failed its check ({}: a write torn by a crash, or damage since); "
                 + "rewritten from its image logged at {}", pageNo, nameAt(fileId), env.home(), why, Lsn.toString(imageLsn));
