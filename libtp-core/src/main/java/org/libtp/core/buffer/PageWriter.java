@@ -214,7 +214,7 @@ final class PageWriter {
                 // was full then; it still is. The log holds the page: nothing is lost.
                 long free = StorageErrors.usableSpace(env.home());
                 throw new OutOfSpaceException("recovery cannot write page " + pageNo + " of data file "
-                        + nameAt(fileId) + " in " + env.home() + " (" + why + "; rewritten from its image logged at "
+                        + nameAt(fileId) + " in " + env.home() + " (" + why + "; to be rewritten from its image logged at "
                         + Lsn.toString(imageLsn) + "): " + e.getMessage() + " (" + (free < 0 ? "free space unknown"
                         : free + " bytes free") + "); nothing is lost, the log holds the page: free space on that "
                         + "file system and open the environment again", e);
