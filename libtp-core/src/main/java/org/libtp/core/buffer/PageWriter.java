@@ -84,12 +84,17 @@ final class PageWriter {
         return files.nameAt(fileId);
     }
 
+    /** The free bytes of the environment's file system, for a message about a full disk. */
+    private String freeSpace() {
+        long free = StorageErrors.usableSpace(env.home());
+        return free < 0 ? "free space unknown" : free + " bytes free";
+    }
+
     private RuntimeException writeFailure(IOException e, int fileId, long pageNo) {
         if (StorageErrors.isNoSpace(e)) {
-            long free = StorageErrors.usableSpace(env.home());
             return new OutOfSpaceException("no space to write page " + pageNo + " of data file " + nameAt(fileId)
-                    + " in " + env.home() + " (" + e.getMessage() + "; " + (free < 0 ? "free space unknown"
-                    : free + " bytes free") + "): the page stays in the buffer pool; abort the transaction, free "
+                    + " in " + env.home() + " (" + e.getMessage() + "; " + freeSpace()
+                    + "): the page stays in the buffer pool; abort the transaction, free "
                     + "space on that file system and retry", e);
         }
         return new EnvironmentAccessException("cannot write page " + pageNo + " of " + nameAt(fileId) + " in "
@@ -212,11 +217,10 @@ final class PageWriter {
             if (StorageErrors.isNoSpace(e)) {
                 // A page missing past its file's end was never written, often because the disk
                 // was full then; it still is. The log holds the page: nothing is lost.
-                long free = StorageErrors.usableSpace(env.home());
                 throw new OutOfSpaceException("recovery cannot write page " + pageNo + " of data file "
                         + nameAt(fileId) + " in " + env.home() + " (" + why + "; to be rewritten from its image logged at "
-                        + Lsn.toString(imageLsn) + "): " + e.getMessage() + " (" + (free < 0 ? "free space unknown"
-                        : free + " bytes free") + "); nothing is lost, the log holds the page: free space on that "
+                        + Lsn.toString(imageLsn) + "): " + e.getMessage() + " (" + freeSpace()
+                        + "); nothing is lost, the log holds the page: free space on that "
                         + "file system and open the environment again", e);
             }
             throw new EnvironmentAccessException("recovery cannot rewrite page " + pageNo + " of " + nameAt(fileId)
