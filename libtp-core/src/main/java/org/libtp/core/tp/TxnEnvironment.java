@@ -135,6 +135,15 @@ public final class TxnEnvironment implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             if (txn != null) {
                 txn.close();
+            } else if (env.wasUnclean()) {
+                // Recovery of an unclean end did not complete: the close below must not record a
+                // clean end, or the next open would not say that it recovers. A failed
+                // environment's regions stay, and its log buffer is kept for salvage as after a crash.
+                try {
+                    env.fail("recovery did not complete (" + e + "); the next open runs it again");
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
             }
             if (buffers != null) {
                 try {
