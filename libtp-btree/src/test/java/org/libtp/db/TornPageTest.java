@@ -193,6 +193,41 @@ class TornPageTest {
         }
     }
 
+    @Test
+    void aCloseWhoseFinalCheckpointFindsTheDiskFullLeavesTheEnvironmentToRecoverAndLosesNothing() throws Exception {
+        // NO_SYNC commits stay in the log buffer; the full disk keeps the close from writing them
+        // or the pages out. Before, the close recorded a clean end anyway: the regions went (with
+        // the buffer), and the next open said it had not recovered.
+        EnvironmentConfig noSync = EnvironmentConfig.builder().cacheBytes(16 * 4096).checkpointBytes(0)
+                .checkpointSeconds(0).durability(Durability.NO_SYNC).build();
+        FaultInjectingStorage fis = new FaultInjectingStorage(dir);
+        Environment env = Environment.open(dir, noSync, fis);
+        Database db = env.openDatabase(null, "t", DatabaseConfig.builder().allowCreate(true).build());
+        for (int i = 0; i < ROWS; i += 10) {
+            int from = i;
+            env.runInTransaction(t -> {
+                for (int k = from; k < from + 10; k++) {
+                    db.put(t, key(k), value(k));
+                }
+            });
+        }
+        fis.diskFull(true);
+        try {
+            db.close();
+            env.close();
+        } catch (RuntimeException e) {
+            assertTrue(e instanceof org.libtp.core.LibTpException, "a typed exception: " + e);
+        }
+        try (Environment again = Environment.open(dir, noSync);
+             Database d = again.openDatabase(null, "t", DatabaseConfig.defaults())) {
+            assertTrue(again.wasRecovered());
+            for (int i = 0; i < ROWS; i++) {
+                assertArrayEquals(value(i), d.get(null, key(i)), "row " + i);
+            }
+            assertEquals(java.util.List.of(), d.verify());
+        }
+    }
+
     /** Child: commits rows {@code c/k00000..} durably in a 16-page cache, prints DONE, waits to be killed. */
     public static final class Writer {
         public static void main(String[] args) throws Exception {

@@ -211,7 +211,8 @@ public final class TxnEnvironment implements AutoCloseable {
 
     /**
      * Closes. The last process to close takes a full checkpoint first, so that the next open's
-     * recovery has nothing to redo (a crash instead leaves that work to recovery). Every manager
+     * recovery has nothing to redo (a crash instead leaves that work to recovery); if that
+     * checkpoint fails, the environment is marked failed, as a crash would leave it. Every manager
      * is closed (their threads stopped, their files closed) even if the environment has failed
      * or one of them fails to close; a failed environment closes without an exception (that is
      * what the RunRecoveryException asked for), another error is thrown once everything is
@@ -226,8 +227,12 @@ public final class TxnEnvironment implements AutoCloseable {
                     txn.checkpoint(true);
                 }
             } catch (RuntimeException e) {
+                // The data files lack pages (a full disk): this is not a clean end. A failed
+                // environment's close records none and keeps the log region for salvage, so the
+                // next open recovers, says so, and finds commits no process could write out.
                 org.slf4j.LoggerFactory.getLogger(TxnEnvironment.class)
                         .warn("final checkpoint of {} failed; recovery will redo from the last one: {}", env.home(), e.toString());
+                env.fail("the final checkpoint failed (" + e + "); the next open recovers");
             }
             buffers.rebuildPagesWith(null);
             for (AutoCloseable m : new AutoCloseable[] {locks::close, txn::close, buffers::close, log::close}) {
